@@ -1,0 +1,95 @@
+// All settings come from the environment, are validated once at start, and are then passed
+// around as a plain object: nothing reads process.env at request time.
+
+export type Mode = 'development' | 'production';
+
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  dataDir: string;
+  /** PostgreSQL connection string; undefined means the embedded database (PGlite in dataDir). */
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  mode: Mode;
+  /** Allows http and loopback/private webhook addresses: tests and local development only. */
+  webhookAllowLocal: boolean;
+  /** Requests per minute per API key. */
+  rateLimitPerMinute: number;
+  /** Creates the demo company and key on an empty embedded database. */
+  seedDemo: boolean;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+  }
+  return raw as T;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const mode = oneOf(env, 'MODE', ['development', 'production'] as const, 'development');
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const baseUrl = (url(env, 'BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/$/, '');
+  const webhookAllowLocal = boolean(env, 'WEBHOOK_ALLOW_LOCAL', false);
+  if (mode === 'production' && webhookAllowLocal) {
+    throw new ConfigError('WEBHOOK_ALLOW_LOCAL cannot be true in production mode');
+  }
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  return {
+    port,
+    host,
+    baseUrl,
+    dataDir: env.DATA_DIR || './data',
+    databaseUrl,
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    mode,
+    webhookAllowLocal,
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined && mode === 'development'),
+  };
+}

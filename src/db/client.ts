@@ -1,0 +1,108 @@
+// One database handle for both engines: PGlite (embedded, in ./data) when DATABASE_URL is unset,
+// PostgreSQL otherwise. Everything above this file sees only Drizzle and SQL.
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { SQL } from 'drizzle-orm';
+import pg from 'pg';
+import { lockDataDir } from './embedded-lock.ts';
+
+/** A Drizzle database or transaction: repos accept either. */
+export type Db = PgDatabase<PgQueryResultHKT>;
+
+/** Runs a raw SQL query (for what the query builder does not express) and returns its rows. */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+export interface Database {
+  readonly kind: 'embedded' | 'postgres';
+  readonly db: Db;
+  /** Runs a multi-statement SQL script on one connection (migrations). */
+  execScript(script: string): Promise<void>;
+  /** Answers when the database answers; used by /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  /** Directory of the embedded database; undefined with no databaseUrl means in memory. */
+  dataDir?: string | undefined;
+  /** A dumped embedded data directory to start from (tests clone a migrated template). */
+  loadDataDir?: Blob | undefined;
+  /** Pool size for PostgreSQL. */
+  poolSize?: number;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  return openEmbedded(options.dataDir, options.loadDataDir);
+}
+
+async function openEmbedded(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database> {
+  const unlock = dataDir ? lockDataDir(dataDir) : () => {};
+  let client: PGlite;
+  try {
+    client = await PGlite.create(dataDir ? `file://${dataDir}` : undefined, loadDataDir ? { loadDataDir } : {});
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+  return {
+    kind: 'embedded',
+    db: drizzlePglite(client) as unknown as Db,
+    async execScript(script) {
+      try {
+        await client.exec(script);
+      } catch (error) {
+        // A failed script may leave its transaction open on the only connection.
+        await client.exec('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    },
+    async ping() {
+      await client.query('select 1');
+    },
+    async close() {
+      try {
+        if (!client.closed) await client.close();
+      } finally {
+        unlock();
+      }
+    },
+  };
+}
+
+async function openPostgres(databaseUrl: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  // Fail fast on a wrong URL rather than at the first request.
+  const probe = await pool.connect();
+  probe.release();
+  return {
+    kind: 'postgres',
+    db: drizzlePg(pool) as unknown as Db,
+    async execScript(script) {
+      const client = await pool.connect();
+      try {
+        await client.query(script);
+      } catch (error) {
+        // Never hand a connection with an aborted transaction back to the pool.
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      await pool.query('select 1');
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,69 @@
+// The contract's error envelope, as a schema for the OpenAPI document and as a builder.
+import { Type } from 'typebox';
+import type { ErrorDetail } from '../shared/errors.ts';
+
+export const ErrorEnvelope = Type.Object(
+  {
+    status: Type.Integer({ description: 'HTTP status' }),
+    error: Type.String({ description: 'Error code, e.g. VALIDATION_ERROR' }),
+    message: Type.String({ description: 'Readable reason' }),
+    timestamp: Type.String({ format: 'date-time' }),
+    path: Type.String({ description: 'Request path' }),
+    details: Type.Optional(
+      Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+        description: 'Present on validation errors: one entry per failing field',
+      }),
+    ),
+  },
+  { $id: 'ErrorEnvelope', title: 'Error' },
+);
+
+export interface ErrorBody {
+  status: number;
+  error: string;
+  message: string;
+  timestamp: string;
+  path: string;
+  details?: ErrorDetail[];
+}
+
+export function errorBody(
+  status: number,
+  error: string,
+  message: string,
+  url: string,
+  details?: ErrorDetail[],
+): ErrorBody {
+  const body: ErrorBody = {
+    status,
+    error,
+    message,
+    timestamp: new Date().toISOString(),
+    path: url.split('?')[0],
+  };
+  if (details && details.length > 0) body.details = details;
+  return body;
+}
+
+const ERROR_RESPONSE_DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed JSON body',
+  401: 'Missing, invalid, expired or revoked API key',
+  403: 'The key lacks the required scope (named in details)',
+  404: 'The addressed resource does not exist (or belongs to another company)',
+  409: 'The request conflicts with the current state of the resource',
+  413: 'Body larger than 1 MB',
+  415: 'Body is not JSON',
+  422: 'Request validation failed; details lists the failing fields',
+  429: 'Rate limit exceeded; see Retry-After',
+  500: 'Server fault (no internals are shown)',
+};
+
+/** Error responses for a route's OpenAPI entry: every operation documents the envelope. */
+export function errorResponses(statuses: number[]): Record<number, unknown> {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      { ...Type.Ref('ErrorEnvelope'), description: ERROR_RESPONSE_DESCRIPTIONS[status] ?? 'Error' },
+    ]),
+  );
+}

@@ -1,0 +1,49 @@
+// Maps every error the server produces to the contract's envelope, in one place.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { DomainError } from '../shared/errors.ts';
+import { errorBody } from './error-envelope.ts';
+import { detailsFromAjv } from './validation.ts';
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  406: 'NOT_ACCEPTABLE',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'VALIDATION_ERROR',
+  429: 'TOO_MANY_REQUESTS',
+};
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof DomainError) {
+      return reply.status(error.status).send(errorBody(error.status, error.code, error.message, request.url, error.details));
+    }
+    if (error.validation) {
+      const details = detailsFromAjv(error.validation as never, error.validationContext);
+      return reply
+        .status(422)
+        .send(errorBody(422, 'VALIDATION_ERROR', 'Request validation failed', request.url, details));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.status(500).send(errorBody(500, 'INTERNAL_ERROR', 'Internal server error', request.url));
+    }
+    let message = error.message;
+    if (status === 400) message = 'Malformed JSON body';
+    if (status === 413) message = 'Request body is larger than 1 MB';
+    if (status === 415) message = 'Request body must be JSON (Content-Type: application/json)';
+    return reply.status(status).send(errorBody(status, CODE_BY_STATUS[status] ?? 'ERROR', message, request.url));
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .status(404)
+      .send(errorBody(404, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`, request.url)),
+  );
+}

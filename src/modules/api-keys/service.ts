@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { NotFoundError, UnauthorizedError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
+import type { Principal, ServiceContext } from '../../shared/context.ts';
+import { findCompany } from '../companies/repo.ts';
+import { generateApiKey, hashApiKey, isWellFormedApiKey, keyPrefixOf } from './key-format.ts';
+import {
+  findApiKey,
+  findApiKeyByHash,
+  insertApiKey,
+  listApiKeysOfCompany,
+  markApiKeyRevoked,
+  touchApiKeyLastUsed,
+  updateApiKeyLabel,
+  type ApiKeyRow,
+} from './repo.ts';
+import { isScope } from './scopes.ts';
+
+const DEFAULT_LIFETIME_MS = 365 * 24 * 60 * 60 * 1000;
+
+export interface ApiKeyView {
+  id: string;
+  keyPrefix: string;
+  label: string;
+  scopes: string[];
+  createdAt: string;
+  expiresAt: string;
+  active: boolean;
+  lastUsedAt: string | null;
+}
+
+export interface CreatedApiKey extends ApiKeyView {
+  /** The full key: shown here once, never stored, never shown again. */
+  rawKey: string;
+}
+
+export function toApiKeyView(row: ApiKeyRow, now: Date): ApiKeyView {
+  return {
+    id: row.id,
+    keyPrefix: row.keyPrefix,
+    label: row.label,
+    scopes: row.scopes,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+    active: row.revokedAt === null && row.expiresAt > now,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+function validateLabel(label: unknown): ErrorDetail | undefined {
+  if (typeof label !== 'string' || label.trim().length < 1 || label.length > 100) {
+    return { field: 'label', message: 'must be 1 to 100 characters' };
+  }
+  return undefined;
+}
+
+export interface CreateApiKeyInput {
+  companyId: string;
+  label: string;
+  scopes: string[];
+  expiresAt?: string | undefined;
+}
+
+export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+  const now = ctx.clock.now();
+  const details: ErrorDetail[] = [];
+  const labelProblem = validateLabel(input.label);
+  if (labelProblem) details.push(labelProblem);
+  if (!Array.isArray(input.scopes) || input.scopes.length === 0) {
+    details.push({ field: 'scopes', message: 'at least one scope is required' });
+  } else {
+    input.scopes.forEach((scope, index) => {
+      if (!isScope(scope)) details.push({ field: `scopes[${index}]`, message: `unknown scope "${scope}"` });
+    });
+  }
+  let expiresAt = new Date(now.getTime() + DEFAULT_LIFETIME_MS);
+  if (input.expiresAt !== undefined) {
+    expiresAt = new Date(input.expiresAt);
+    if (Number.isNaN(expiresAt.getTime())) details.push({ field: 'expiresAt', message: 'must be an ISO 8601 timestamp' });
+    else if (expiresAt <= now) details.push({ field: 'expiresAt', message: 'must be in the future' });
+  }
+  if (details.length > 0) throw new ValidationError(details);
+  if (!(await findCompany(ctx.db, input.companyId))) throw new NotFoundError('Company');
+
+  const rawKey = generateApiKey();
+  const row: ApiKeyRow = {
+    id: randomUUID(),
+    companyId: input.companyId,
+    label: input.label.trim(),
+    keyPrefix: keyPrefixOf(rawKey),
+    keyHash: hashApiKey(rawKey),
+    scopes: [...new Set(input.scopes)],
+    createdAt: now,
+    expiresAt,
+    revokedAt: null,
+    lastUsedAt: null,
+  };
+  await insertApiKey(ctx.db, row);
+  return { ...toApiKeyView(row, now), rawKey };
+}
+
+export async function listApiKeys(ctx: ServiceContext, companyId: string): Promise<ApiKeyView[]> {
+  const now = ctx.clock.now();
+  return (await listApiKeysOfCompany(ctx.db, companyId)).map((row) => toApiKeyView(row, now));
+}
+
+/** companyId undefined: an operator acting across companies (the CLI). */
+export async function revokeApiKey(ctx: ServiceContext, companyId: string | undefined, id: string): Promise<ApiKeyView> {
+  if (!(await findApiKey(ctx.db, companyId, id))) throw new NotFoundError('API key');
+  const row = await markApiKeyRevoked(ctx.db, id, ctx.clock.now());
+  if (!row) throw new NotFoundError('API key');
+  return toApiKeyView(row, ctx.clock.now());
+}
+
+export async function relabelApiKey(
+  ctx: ServiceContext,
+  companyId: string,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<ApiKeyView> {
+  if ('scopes' in body) throw ValidationError.field('scopes', 'scopes are immutable: revoke the key and create a new one');
+  const labelProblem = validateLabel(body.label);
+  if (labelProblem) throw new ValidationError([labelProblem]);
+  if (!(await findApiKey(ctx.db, companyId, id))) throw new NotFoundError('API key');
+  const row = await updateApiKeyLabel(ctx.db, id, (body.label as string).trim());
+  if (!row) throw new NotFoundError('API key');
+  return toApiKeyView(row, ctx.clock.now());
+}
+
+function startOfMinute(at: Date): Date {
+  return new Date(Math.floor(at.getTime() / 60_000) * 60_000);
+}
+
+/**
+ * Resolves an X-API-Key header to the calling company. Looked up in the database on every request
+ * (one indexed read), so a revoked key fails on its very next request on every server process.
+ */
+export async function authenticateApiKey(ctx: ServiceContext, rawKey: string | undefined): Promise<Principal> {
+  if (!rawKey) throw new UnauthorizedError('Missing API key: send it in the X-API-Key header');
+  if (!isWellFormedApiKey(rawKey)) throw new UnauthorizedError('Invalid API key');
+  const row = await findApiKeyByHash(ctx.db, hashApiKey(rawKey));
+  if (!row) throw new UnauthorizedError('Invalid API key');
+  const now = ctx.clock.now();
+  if (row.revokedAt !== null) throw new UnauthorizedError('API key has been revoked');
+  if (row.expiresAt <= now) throw new UnauthorizedError('API key has expired');
+  const minute = startOfMinute(now);
+  if (row.lastUsedAt === null || row.lastUsedAt < minute) await touchApiKeyLastUsed(ctx.db, row.id, minute);
+  return { companyId: row.companyId, scopes: row.scopes, apiKeyId: row.id };
+}

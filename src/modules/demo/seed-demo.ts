@@ -1,0 +1,19 @@
+// First start on an empty embedded database: a demo company and a key with every scope, so a
+// newcomer can make a real call at once. Runs only when no company exists yet.
+import type { ServiceContext } from '../../shared/context.ts';
+import { createApiKey, type CreatedApiKey } from '../api-keys/service.ts';
+import { ALL_SCOPES } from '../api-keys/scopes.ts';
+import { countCompanies } from '../companies/repo.ts';
+import { createCompany, type CompanyView } from '../companies/service.ts';
+
+export interface DemoSeed {
+  company: CompanyView;
+  apiKey: CreatedApiKey;
+}
+
+export async function seedDemoIfEmpty(ctx: ServiceContext): Promise<DemoSeed | null> {
+  if ((await countCompanies(ctx.db)) > 0) return null;
+  const company = await createCompany(ctx, { name: 'Demo Company' });
+  const apiKey = await createApiKey(ctx, { companyId: company.id, label: 'Demo key (all scopes)', scopes: ALL_SCOPES });
+  return { company, apiKey };
+}

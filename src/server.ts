@@ -1,0 +1,64 @@
+// Entry: load settings, open and migrate the database, build the app, listen, shut down cleanly.
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { DataDirLockedError } from './db/embedded-lock.ts';
+import { startDatabase } from './db/start.ts';
+import { seedDemoIfEmpty } from './modules/demo/seed-demo.ts';
+import { systemClock } from './shared/clock.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await startDatabase(config);
+  const clock = systemClock;
+  const app = await buildApp({ config, database, clock });
+  app.addHook('onClose', async () => database.close());
+
+  if (config.seedDemo) {
+    const demo = await seedDemoIfEmpty({ db: database.db, clock });
+    if (demo) {
+      // Printed once, on the first start: the key is not stored and cannot be shown again.
+      console.log(
+        [
+          '',
+          `Created demo company "${demo.company.name}" (${demo.company.id}) and an API key with every scope.`,
+          'Keep this key: it is shown only this once.',
+          '',
+          `  API key: ${demo.apiKey.rawKey}`,
+          '',
+          'Try it:',
+          `  curl -H 'X-API-Key: ${demo.apiKey.rawKey}' ${config.baseUrl}/public/v1/enums`,
+          '',
+        ].join('\n'),
+      );
+    }
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    // Stops accepting connections, lets in-flight requests finish, then closes the database.
+    const forced = setTimeout(() => process.exit(1), 10_000).unref();
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(forced);
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(`API reference at ${config.baseUrl}/docs`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    console.error(`Cannot start: ${error.message}`);
+  } else {
+    console.error('Cannot start:', error);
+  }
+  process.exit(1);
+});
