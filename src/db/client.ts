@@ -25,6 +25,8 @@ export interface Database {
   /** Answers when the database answers; used by /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Embedded only: the whole data directory as a tarball (tests start each file from one). */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export interface OpenOptions {
@@ -65,6 +67,9 @@ async function openEmbedded(dataDir: string | undefined, loadDataDir: Blob | und
     },
     async ping() {
       await client.query('select 1');
+    },
+    async dumpDataDir() {
+      return client.dumpDataDir('none');
     },
     async close() {
       try {

@@ -1,0 +1,97 @@
+// buildTestApp: the real app on a real database (PGlite, or PostgreSQL when DATABASE_URL is set),
+// started from the migrated template that global-setup made. One per test file.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp, type AppInstance } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { openDatabase, type Database } from '../../src/db/client.ts';
+import type { ServiceContext } from '../../src/shared/context.ts';
+import { createApiKey } from '../../src/modules/api-keys/service.ts';
+import { ALL_SCOPES, type Scope } from '../../src/modules/api-keys/scopes.ts';
+import { createCompany } from '../../src/modules/companies/service.ts';
+import { TestClock } from './clock.ts';
+import { adminUrl, databaseUrlFor } from './postgres-url.ts';
+
+export interface TestDatabase {
+  database: Database;
+  /** For PostgreSQL: the URL of this file's own database (to start other processes on it). */
+  url: string | undefined;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database of this file's own. */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (databaseUrl) {
+    const name = `recruiting_t_${process.ppid}_${randomUUID().slice(0, 8)}`;
+    const admin = new pg.Client({ connectionString: adminUrl(databaseUrl) });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
+    const url = databaseUrlFor(databaseUrl, name);
+    const database = await openDatabase({ databaseUrl: url, poolSize: 5 });
+    return {
+      database,
+      url,
+      async drop() {
+        await database.close();
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      },
+    };
+  }
+  const template = new Blob([readFileSync(inject('embeddedTemplatePath'))]);
+  const database = await openDatabase({ loadDataDir: template });
+  return { database, url: undefined, drop: () => database.close() };
+}
+
+export interface Tenant {
+  companyId: string;
+  apiKey: string;
+  /** Headers for app.inject with this tenant's key. */
+  headers: Record<string, string>;
+}
+
+export interface TestApp {
+  app: AppInstance;
+  database: Database;
+  clock: TestClock;
+  ctx: ServiceContext;
+  config: Config;
+  /** A new company with a key holding the given scopes (all by default). */
+  tenant(scopes?: Scope[]): Promise<Tenant>;
+  /** Another key for an existing company. */
+  keyFor(companyId: string, scopes: Scope[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const testDb = await openTestDatabase();
+  const config = loadConfig({ LOG_LEVEL: 'silent', WEBHOOK_ALLOW_LOCAL: 'true', SEED_DEMO: 'false', ...env });
+  const clock = new TestClock();
+  const app = await buildApp({ config, database: testDb.database, clock });
+  await app.ready();
+  const ctx: ServiceContext = { db: testDb.database.db, clock };
+
+  const keyFor = async (companyId: string, scopes: Scope[]) =>
+    (await createApiKey(ctx, { companyId, label: 'test key', scopes })).rawKey;
+
+  return {
+    app,
+    database: testDb.database,
+    clock,
+    ctx,
+    config,
+    keyFor,
+    async tenant(scopes = ALL_SCOPES) {
+      const company = await createCompany(ctx, { name: `Company ${randomUUID().slice(0, 6)}` });
+      const apiKey = await keyFor(company.id, scopes);
+      return { companyId: company.id, apiKey, headers: { 'x-api-key': apiKey } };
+    },
+    async close() {
+      await app.close();
+      await testDb.drop();
+    },
+  };
+}
