@@ -56,7 +56,7 @@ export function registerAuth(app: FastifyInstance, ctx: ServiceContext): void {
     schema.security = [{ [API_KEY_SCHEME]: auth.scope ? [auth.scope] : [] }];
     const scopeNote = auth.scope ? `Requires scope \`${auth.scope}\`.` : 'Any valid API key.';
     schema.description = schema.description ? `${schema.description}\n\n${scopeNote}` : scopeNote;
-    schema.response = { ...errorResponses([401, 403, 429, 500]), ...(schema.response as object) };
+    schema.response = { ...errorResponses(auth.scope ? [401, 403, 500] : [401, 500]), ...(schema.response as object) };
     const existing = route.onRequest ? [route.onRequest].flat() : [];
     route.onRequest = [authenticate(ctx, auth), ...existing];
   });
