@@ -1,5 +1,6 @@
 // buildApp: cross-cutting plugins first, then the modules. No listen() here: the server entry
 // listens, tests use app.inject().
+import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
@@ -11,7 +12,10 @@ import { ErrorEnvelope } from './http/error-envelope.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
 import { registerJsonBody } from './http/json-body.ts';
+import { registerHttpsOnly } from './http/https.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
+import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit-store.ts';
 import { generateRequestId, registerRequestId } from './http/request-id.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
 import { referenceDataRoutes, referenceDataSchemas } from './modules/reference-data/routes.ts';
@@ -44,6 +48,9 @@ const SHARED_SCHEMAS = [ErrorEnvelope, ...referenceDataSchemas];
 
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   const app = Fastify({
+    https: deps.config.tls
+      ? { cert: readFileSync(deps.config.tls.certFile), key: readFileSync(deps.config.tls.keyFile) }
+      : null,
     logger: {
       level: deps.config.logLevel,
       redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
@@ -63,7 +70,14 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   registerRequestId(app);
   registerJsonBody(app);
   registerErrorHandling(app);
+  if (deps.config.mode === 'production') registerHttpsOnly(app);
   registerAuth(app, ctx);
+  const rateLimitStore = deps.config.redisUrl
+    ? new RedisRateLimitStore(deps.config.redisUrl)
+    : new MemoryRateLimitStore();
+  app.addHook('onClose', async () => rateLimitStore.close());
+  // After registerAuth: its onRoute hook must run first so the limit check ends up ahead of it.
+  registerRateLimit(app, { store: rateLimitStore, limitPerMinute: deps.config.rateLimitPerMinute, clock: deps.clock });
   await registerOpenApi(app, deps.config);
   registerHealth(app, deps.database);
 

@@ -19,6 +19,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Creates the demo company and key on an empty embedded database. */
   seedDemo: boolean;
+  /** TLS terminated by this server: PEM certificate and key files (both or neither). */
+  tls: { certFile: string; keyFile: string } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -69,6 +71,14 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+function tlsFiles(env: Env): Config['tls'] {
+  const certFile = env.TLS_CERT_FILE || undefined;
+  const keyFile = env.TLS_KEY_FILE || undefined;
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile || !keyFile) throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  return { certFile, keyFile };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf(env, 'MODE', ['development', 'production'] as const, 'development');
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -91,5 +101,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowLocal,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined && mode === 'development'),
+    tls: tlsFiles(env),
   };
 }
