@@ -13,6 +13,7 @@ import { registerErrorHandling } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { registerHttpsOnly } from './http/https.ts';
+import { registerIdempotency } from './http/idempotency.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit-store.ts';
@@ -78,6 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   app.addHook('onClose', async () => rateLimitStore.close());
   // After registerAuth: its onRoute hook must run first so the limit check ends up ahead of it.
   registerRateLimit(app, { store: rateLimitStore, limitPerMinute: deps.config.rateLimitPerMinute, clock: deps.clock });
+  registerIdempotency(app, ctx);
   await registerOpenApi(app, deps.config);
   registerHealth(app, deps.database);
 
