@@ -19,6 +19,9 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Creates the demo company and key on an empty embedded database. */
   seedDemo: boolean;
+  /** LibreTranslate-compatible machine translation (AI translations of job listings); unset: none. */
+  translatorUrl: string | undefined;
+  translatorApiKey: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -69,6 +72,13 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+function translatorSettings(env: Env): Pick<Config, 'translatorUrl' | 'translatorApiKey'> {
+  const translatorUrl = url(env, 'TRANSLATOR_URL', ['http:', 'https:']);
+  const translatorApiKey = env.TRANSLATOR_API_KEY || undefined;
+  if (translatorApiKey && !translatorUrl) throw new ConfigError('TRANSLATOR_API_KEY is set but TRANSLATOR_URL is not');
+  return { translatorUrl, translatorApiKey };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf(env, 'MODE', ['development', 'production'] as const, 'development');
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -91,5 +101,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowLocal,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined && mode === 'development'),
+    ...translatorSettings(env),
   };
 }
