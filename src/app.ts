@@ -20,6 +20,8 @@ import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit-sto
 import { generateRequestId, registerRequestId } from './http/request-id.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
 import { referenceDataRoutes, referenceDataSchemas } from './modules/reference-data/routes.ts';
+import { jobListingRoutes } from './modules/job-listings/routes.ts';
+import { jobListingSchemas } from './modules/job-listings/schemas.ts';
 
 export interface AppDeps {
   config: Config;
@@ -45,7 +47,7 @@ declare module 'fastify' {
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Schemas referenced by $ref from routes; each becomes a named OpenAPI component. */
-const SHARED_SCHEMAS = [ErrorEnvelope, ...referenceDataSchemas];
+const SHARED_SCHEMAS = [ErrorEnvelope, ...referenceDataSchemas, ...jobListingSchemas];
 
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   const app = Fastify({
@@ -84,6 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   registerHealth(app, deps.database);
 
   await app.register(referenceDataRoutes);
+  await app.register(jobListingRoutes);
 
   return app;
 }

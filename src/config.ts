@@ -21,6 +21,9 @@ export interface Config {
   seedDemo: boolean;
   /** TLS terminated by this server: PEM certificate and key files (both or neither). */
   tls: { certFile: string; keyFile: string } | undefined;
+  /** LibreTranslate-compatible machine translation (AI translations of job listings); unset: none. */
+  translatorUrl: string | undefined;
+  translatorApiKey: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -79,6 +82,13 @@ function tlsFiles(env: Env): Config['tls'] {
   return { certFile, keyFile };
 }
 
+function translatorSettings(env: Env): Pick<Config, 'translatorUrl' | 'translatorApiKey'> {
+  const translatorUrl = url(env, 'TRANSLATOR_URL', ['http:', 'https:']);
+  const translatorApiKey = env.TRANSLATOR_API_KEY || undefined;
+  if (translatorApiKey && !translatorUrl) throw new ConfigError('TRANSLATOR_API_KEY is set but TRANSLATOR_URL is not');
+  return { translatorUrl, translatorApiKey };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf(env, 'MODE', ['development', 'production'] as const, 'development');
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -102,5 +112,6 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined && mode === 'development'),
     tls: tlsFiles(env),
+    ...translatorSettings(env),
   };
 }

@@ -1,0 +1,274 @@
+// SQL of the job listings module. Every query that starts from a request filters by company.
+import { and, asc, count, desc, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import {
+  jobListingBenefits,
+  jobListingHiringSteps,
+  jobListingRequirements,
+  jobListings,
+  jobListingSkills,
+  jobListingTags,
+  jobListingTranslations,
+} from './tables.ts';
+import type {
+  BenefitRow,
+  HiringStepRow,
+  JobListingAggregate,
+  JobListingRow,
+  RequirementRow,
+  SkillRow,
+  TagLinkRow,
+  TranslationRow,
+} from './view.ts';
+
+export interface ListingChildren {
+  skills: SkillRow[];
+  benefits: BenefitRow[];
+  hiringSteps: HiringStepRow[];
+  tags: TagLinkRow[];
+  requirements: RequirementRow[];
+}
+
+export async function insertJobListing(db: Db, aggregate: JobListingAggregate): Promise<void> {
+  await db.insert(jobListings).values(aggregate.listing);
+  await replaceChildren(db, aggregate.listing.id, aggregate);
+}
+
+/** Replaces the given child collections (only those present in `children`). */
+export async function replaceChildren(db: Db, listingId: string, children: Partial<ListingChildren>): Promise<void> {
+  if (children.skills) {
+    await db.delete(jobListingSkills).where(eq(jobListingSkills.jobListingId, listingId));
+    if (children.skills.length) await db.insert(jobListingSkills).values(children.skills);
+  }
+  if (children.benefits) {
+    await db.delete(jobListingBenefits).where(eq(jobListingBenefits.jobListingId, listingId));
+    if (children.benefits.length) await db.insert(jobListingBenefits).values(children.benefits);
+  }
+  if (children.hiringSteps) {
+    await db.delete(jobListingHiringSteps).where(eq(jobListingHiringSteps.jobListingId, listingId));
+    if (children.hiringSteps.length) await db.insert(jobListingHiringSteps).values(children.hiringSteps);
+  }
+  if (children.tags) {
+    await db.delete(jobListingTags).where(eq(jobListingTags.jobListingId, listingId));
+    if (children.tags.length) await db.insert(jobListingTags).values(children.tags);
+  }
+  if (children.requirements) {
+    await db.delete(jobListingRequirements).where(eq(jobListingRequirements.jobListingId, listingId));
+    if (children.requirements.length) await db.insert(jobListingRequirements).values(children.requirements);
+  }
+}
+
+/**
+ * The company's listing, or undefined (also for another company's id). `lock: 'update'` takes
+ * the row lock a state change needs, so two concurrent moves of one listing serialize.
+ */
+export async function findJobListingRow(
+  db: Db,
+  companyId: string,
+  id: string,
+  options: { lock?: 'update' } = {},
+): Promise<JobListingRow | undefined> {
+  const query = db
+    .select()
+    .from(jobListings)
+    .where(and(eq(jobListings.id, id), eq(jobListings.companyId, companyId)))
+    .limit(1);
+  const [row] = options.lock === 'update' ? await query.for('update') : await query;
+  return row;
+}
+
+/**
+ * The status of the company's listing, or undefined when there is none (or it is another
+ * company's). For applications: called inside their own transaction, the row is locked FOR SHARE
+ * until that transaction ends, so the listing cannot be closed, archived or deleted between the
+ * check and the insert of the application. (Outside a transaction the lock is released at once.)
+ */
+export async function findJobListingStatus(
+  db: Db,
+  companyId: string,
+  id: string,
+): Promise<{ id: string; status: string } | undefined> {
+  const [row] = await db
+    .select({ id: jobListings.id, status: jobListings.status })
+    .from(jobListings)
+    .where(and(eq(jobListings.id, id), eq(jobListings.companyId, companyId)))
+    .limit(1)
+    .for('share');
+  return row;
+}
+
+export async function loadChildren(db: Db, listingIds: string[]): Promise<Map<string, ListingChildren>> {
+  const byListing = new Map<string, ListingChildren>();
+  for (const id of listingIds) byListing.set(id, { skills: [], benefits: [], hiringSteps: [], tags: [], requirements: [] });
+  if (listingIds.length === 0) return byListing;
+  const [skills, benefits, hiringSteps, tags, requirements] = await Promise.all([
+    db.select().from(jobListingSkills).where(inArray(jobListingSkills.jobListingId, listingIds)).orderBy(asc(jobListingSkills.sortOrder)),
+    db.select().from(jobListingBenefits).where(inArray(jobListingBenefits.jobListingId, listingIds)).orderBy(asc(jobListingBenefits.sortOrder)),
+    db
+      .select()
+      .from(jobListingHiringSteps)
+      .where(inArray(jobListingHiringSteps.jobListingId, listingIds))
+      .orderBy(asc(jobListingHiringSteps.stepOrder), asc(jobListingHiringSteps.id)),
+    // Tag links keep the order they were given in: their ids are made in that order only by
+    // chance, so they carry no order column; sort by tag for a stable answer.
+    db.select().from(jobListingTags).where(inArray(jobListingTags.jobListingId, listingIds)).orderBy(asc(jobListingTags.tagId)),
+    db
+      .select()
+      .from(jobListingRequirements)
+      .where(inArray(jobListingRequirements.jobListingId, listingIds))
+      .orderBy(asc(jobListingRequirements.sortOrder)),
+  ]);
+  for (const row of skills) byListing.get(row.jobListingId)!.skills.push(row);
+  for (const row of benefits) byListing.get(row.jobListingId)!.benefits.push(row);
+  for (const row of hiringSteps) byListing.get(row.jobListingId)!.hiringSteps.push(row);
+  for (const row of tags) byListing.get(row.jobListingId)!.tags.push(row);
+  for (const row of requirements) byListing.get(row.jobListingId)!.requirements.push(row);
+  return byListing;
+}
+
+export async function findJobListingAggregate(
+  db: Db,
+  companyId: string,
+  id: string,
+  options: { lock?: 'update' } = {},
+): Promise<JobListingAggregate | undefined> {
+  const listing = await findJobListingRow(db, companyId, id, options);
+  if (!listing) return undefined;
+  const children = (await loadChildren(db, [id])).get(id)!;
+  return { listing, ...children };
+}
+
+export async function updateJobListingRow(
+  db: Db,
+  id: string,
+  patch: Partial<Omit<JobListingRow, 'id' | 'companyId' | 'createdAt'>>,
+): Promise<JobListingRow> {
+  const [row] = await db.update(jobListings).set(patch).where(eq(jobListings.id, id)).returning();
+  return row;
+}
+
+export async function deleteJobListingRow(db: Db, id: string): Promise<void> {
+  // Child rows and translations go with it (ON DELETE CASCADE).
+  await db.delete(jobListings).where(eq(jobListings.id, id));
+}
+
+export interface ListFilter {
+  companyId: string;
+  /** Only these states; undefined: every state but ARCHIVED. */
+  statuses: string[] | undefined;
+  updatedSince: Date | undefined;
+  limit: number;
+  offset: number;
+}
+
+export type ListingSummaryRow = Pick<
+  JobListingRow,
+  'id' | 'status' | 'position' | 'positionType' | 'workPlaceType' | 'createdAt' | 'language'
+>;
+
+export async function listJobListingRows(db: Db, filter: ListFilter): Promise<{ rows: ListingSummaryRow[]; total: number }> {
+  const where = and(
+    eq(jobListings.companyId, filter.companyId),
+    filter.statuses ? inArray(jobListings.status, filter.statuses) : ne(jobListings.status, 'ARCHIVED'),
+    filter.updatedSince ? gte(jobListings.updatedAt, filter.updatedSince) : undefined,
+  );
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({
+        id: jobListings.id,
+        status: jobListings.status,
+        position: jobListings.position,
+        positionType: jobListings.positionType,
+        workPlaceType: jobListings.workPlaceType,
+        createdAt: jobListings.createdAt,
+        language: jobListings.language,
+      })
+      .from(jobListings)
+      .where(where)
+      .orderBy(desc(jobListings.createdAt), desc(jobListings.id))
+      .limit(filter.limit)
+      .offset(filter.offset),
+    db.select({ total: count() }).from(jobListings).where(where),
+  ]);
+  return { rows, total };
+}
+
+// --- translations -------------------------------------------------------------------------------
+
+/** Translations of the given listings, optionally only into `languages` and of one `field`. */
+export async function findTranslations(
+  db: Db,
+  listingIds: string[],
+  filter: { languages?: string[]; field?: string } = {},
+): Promise<TranslationRow[]> {
+  if (listingIds.length === 0 || filter.languages?.length === 0) return [];
+  return db
+    .select()
+    .from(jobListingTranslations)
+    .where(
+      and(
+        inArray(jobListingTranslations.jobListingId, listingIds),
+        filter.languages ? inArray(jobListingTranslations.language, filter.languages) : undefined,
+        filter.field ? eq(jobListingTranslations.field, filter.field) : undefined,
+      ),
+    );
+}
+
+/** The languages a listing has any translation in. */
+export async function translationLanguages(db: Db, listingId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ language: jobListingTranslations.language })
+    .from(jobListingTranslations)
+    .where(eq(jobListingTranslations.jobListingId, listingId));
+  return rows.map((row) => row.language);
+}
+
+/** Stores translations; one that already exists (same language, type, field and original) is kept. */
+export async function insertTranslations(db: Db, rows: TranslationRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insert(jobListingTranslations).values(rows).onConflictDoNothing();
+}
+
+export async function deleteTranslations(db: Db, listingId: string, language: string, type: 'HUMAN' | 'AI'): Promise<void> {
+  await db
+    .delete(jobListingTranslations)
+    .where(
+      and(
+        eq(jobListingTranslations.jobListingId, listingId),
+        eq(jobListingTranslations.language, language),
+        eq(jobListingTranslations.translationType, type),
+      ),
+    );
+}
+
+/**
+ * Drops translations whose original is no longer among the listing's texts (after an edit they
+ * can never apply again). `current` lists the (field, original) pairs the listing has now.
+ */
+export async function pruneTranslations(db: Db, listingId: string, current: { field: string; source: string }[]): Promise<void> {
+  const keep = current.map((text) => sql`(${text.field}, ${text.source})`);
+  await db.delete(jobListingTranslations).where(
+    and(
+      eq(jobListingTranslations.jobListingId, listingId),
+      keep.length
+        ? sql`(${jobListingTranslations.field}, ${jobListingTranslations.sourceText}) NOT IN (${sql.join(keep, sql`, `)})`
+        : undefined,
+    ),
+  );
+}
+
+// --- expiry -------------------------------------------------------------------------------------
+
+/**
+ * ACTIVE listings whose expiresAt has passed, oldest first, locked for this transaction. SKIP
+ * LOCKED lets several workers sweep at once without waiting on or closing the same listing twice.
+ */
+export async function lockExpiredActiveListings(db: Db, now: Date, limit: number): Promise<JobListingRow[]> {
+  return db
+    .select()
+    .from(jobListings)
+    .where(and(eq(jobListings.status, 'ACTIVE'), lte(jobListings.expiresAt, now)))
+    .orderBy(asc(jobListings.expiresAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
