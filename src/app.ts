@@ -15,6 +15,10 @@ import { registerOpenApi } from './http/openapi.ts';
 import { generateRequestId, registerRequestId } from './http/request-id.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
 import { referenceDataRoutes, referenceDataSchemas } from './modules/reference-data/routes.ts';
+import { jobListingSchemas } from './modules/job-listings/schemas.ts';
+import { candidateRoutes, candidateSchemas } from './modules/candidates/routes.ts';
+import { applicationRoutes, applicationSchemas } from './modules/applications/routes.ts';
+import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -40,7 +44,14 @@ declare module 'fastify' {
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Schemas referenced by $ref from routes; each becomes a named OpenAPI component. */
-const SHARED_SCHEMAS = [ErrorEnvelope, ...referenceDataSchemas];
+const SHARED_SCHEMAS = [
+  ErrorEnvelope,
+  ...referenceDataSchemas,
+  ...jobListingSchemas,
+  ...candidateSchemas,
+  ...applicationSchemas,
+  ...analyticsSchemas,
+];
 
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   const app = Fastify({
@@ -68,6 +79,9 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   registerHealth(app, deps.database);
 
   await app.register(referenceDataRoutes);
+  await app.register(candidateRoutes);
+  await app.register(applicationRoutes);
+  await app.register(analyticsRoutes);
 
   return app;
 }
