@@ -15,6 +15,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { generateRequestId, registerRequestId } from './http/request-id.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
 import { referenceDataRoutes, referenceDataSchemas } from './modules/reference-data/routes.ts';
+import { jobListingRoutes } from './modules/job-listings/routes.ts';
 import { jobListingSchemas } from './modules/job-listings/schemas.ts';
 import { candidateRoutes, candidateSchemas } from './modules/candidates/routes.ts';
 import { applicationRoutes, applicationSchemas } from './modules/applications/routes.ts';
@@ -79,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   registerHealth(app, deps.database);
 
   await app.register(referenceDataRoutes);
+  await app.register(jobListingRoutes);
   await app.register(candidateRoutes);
   await app.register(applicationRoutes);
   await app.register(analyticsRoutes);

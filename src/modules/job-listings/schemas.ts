@@ -177,6 +177,15 @@ const AddressInput = Type.Object(
   { additionalProperties: false },
 );
 
+// An object-or-null written as one schema (type: [object, null]) rather than anyOf: a mistake
+// inside the address is then reported once, at its own field (address.country), not also as
+// "address must be null" from the other branch.
+const NullableAddressInput = Type.Unsafe<Static<typeof AddressInput> | null>({
+  ...AddressInput,
+  type: ['object', 'null'],
+  description: 'Parts given replace the stored ones (merge on PATCH); null removes the whole address.',
+});
+
 const SkillInput = Type.Object(
   {
     value: text(200, 'The skill, in the listing\'s language'),
@@ -210,7 +219,7 @@ const RequirementInput = Type.Object(
 /** Fields a caller may set, on create and on PATCH. */
 const writableFields = {
   sectorId: Type.Optional(nullable(Type.String({ format: 'uuid' }), 'Id from GET /public/v1/sectors')),
-  address: Type.Optional(nullable(AddressInput)),
+  address: Type.Optional(NullableAddressInput),
   isStartDate: Type.Optional(nullable(Type.Boolean())),
   startDate: Type.Optional(nullable(Type.String({ format: 'date', description: 'YYYY-MM-DD' }))),
   jobDescription: Type.Optional(nullable(Type.String({ maxLength: 20000 }))),

@@ -318,7 +318,8 @@ export async function createJobListing(
   };
   await ctx.db.transaction(async (tx) => {
     await insertJobListing(tx, aggregate);
-    await emit(tx, 'job_listing.created', aggregate, now);
+    // The event shows the listing exactly as stored (and as a later GET answers it).
+    await emit(tx, 'job_listing.created', await reload(tx, companyId, id), now);
   });
   return presentJobListing(ctx, await reload(ctx.db, companyId, id), options);
 }
@@ -369,9 +370,8 @@ export async function updateJobListing(
       expiresAt: computeExpiresAt(endDate, aggregate.listing.activatedAt),
       updatedAt: now,
     });
-    const children = childrenFromInput(id, input);
-    await replaceChildren(tx, id, children);
-    const updated: JobListingAggregate = { ...aggregate, ...children, listing };
+    await replaceChildren(tx, id, childrenFromInput(id, input));
+    const updated = await reload(tx, companyId, listing.id);
     // Translations of texts that no longer exist can never apply again.
     await pruneTranslations(tx, id, sourceTexts(updated));
     await emit(tx, 'job_listing.updated', updated, now);

@@ -1,0 +1,255 @@
+// HTTP surface of job listings: schema + one service call per route. The rules are in
+// service.ts, lifecycle.ts and translation-service.ts; the descriptions below are the OpenAPI
+// documentation integrators read.
+import { Type } from 'typebox';
+import type { FastifyReply } from 'fastify';
+import type { AppInstance } from '../../app.ts';
+import { principalOf } from '../../http/auth.ts';
+import { errorResponses } from '../../http/error-envelope.ts';
+import { Paginated } from '../../http/pagination.ts';
+import { translatorFromConfig } from '../translation/translator.ts';
+import {
+  CreateJobListingBody,
+  ListJobListingsQuery,
+  ListingIdParams,
+  PutTranslationBody,
+  TranslationParams,
+  UpdateJobListingBody,
+} from './schemas.ts';
+import {
+  archiveJobListing,
+  closeJobListing,
+  createJobListing,
+  deleteJobListing,
+  getJobListing,
+  listJobListings,
+  publishJobListing,
+  updateJobListing,
+} from './service.ts';
+import { putJobListingTranslation } from './translation-service.ts';
+
+const TAG = 'Job listings';
+
+export const LIFECYCLE_DOC = `**Lifecycle.** A listing is created as DRAFT. \`publish\` moves DRAFT -> ACTIVE, or DRAFT -> UNDER_REVIEW when the company requires listing review (a company setting, off by default; an admin then approves -> ACTIVE or rejects -> DRAFT with a reason, shown in \`rejectionReason\`). \`publish\` on a CLOSED listing reopens it (ACTIVE; UNDER_REVIEW if review is required and it was never approved). Publishing an ACTIVE listing is a 200 no-op. \`close\`: ACTIVE or UNDER_REVIEW -> CLOSED. \`archive\`: any status but ARCHIVED -> ARCHIVED, after which the listing is read-only. \`DELETE\` removes a DRAFT only. Any other move answers 409 CONFLICT naming the current status. \`publishedAt\` is set when the listing first becomes ACTIVE; \`closedAt\` when it closes; \`expiresAt\` is the end (UTC) of \`jobListingEndDate\` when set, else 60 days after the listing (re)became ACTIVE. An ACTIVE listing past \`expiresAt\` is closed automatically. Publishing a listing whose \`jobListingEndDate\` has passed answers 422.`;
+
+export const LANGUAGE_DOC = `**Languages.** Texts are written in the listing's source \`language\` (set on create; default the company's default language). Send \`Accept-Language\` (q-values honoured; de-CH falls back to de) to read them in another language; the response names the language served in \`Content-Language\`. Each text object carries \`value\` (the translation when one exists, else the original with \`translated: false\`), \`original\` and \`sourceLanguage\`. \`translationType\` is HUMAN for translations given through PUT .../translations/{lang} and AI for machine translations, made only when the server is configured with a translation service (none by default): then a missing translation is made on the first request for that language and kept. A HUMAN translation always wins over an AI one. Editing an original retires its translations.`;
+
+const acceptLanguageHeader = Type.Object({
+  'accept-language': Type.Optional(
+    Type.String({ description: 'Languages wanted, e.g. `de-CH, de;q=0.9, en;q=0.5`; see the language rules.' }),
+  ),
+});
+
+const contentLanguage = {
+  'Content-Language': { type: 'string', description: 'The language of the texts in the response' },
+};
+
+const listing = (description: string) => ({ ...Type.Ref('JobListing'), description, headers: contentLanguage });
+
+function withLanguage(reply: FastifyReply, language: string): void {
+  reply.header('content-language', language);
+  reply.header('vary', 'Accept-Language');
+}
+
+export async function jobListingRoutes(app: AppInstance): Promise<void> {
+  const { ctx } = app;
+  const translator = translatorFromConfig(app.deps.config);
+  const read = { scope: 'jobs:read' } as const;
+  const write = { scope: 'jobs:write' } as const;
+
+  app.get(
+    '/public/v1/job-listings',
+    {
+      config: { auth: read },
+      schema: {
+        tags: [TAG],
+        summary: 'List job listings',
+        description: `The company's listings, newest first (createdAt descending, then id). Filters: \`status\` (repeatable; ARCHIVED listings are listed only when asked for by status) and \`updatedSince\`. Items carry exactly id, status, position (value and translated only), positionType, workPlaceType and createdAt; each position is in the best language available for that listing, and \`Content-Language\` lists the languages of the page.\n\n${LANGUAGE_DOC}`,
+        querystring: ListJobListingsQuery,
+        headers: acceptLanguageHeader,
+        response: {
+          200: { ...Paginated(Type.Ref('JobListingListItem')), description: 'A page of listings', headers: contentLanguage },
+          ...errorResponses([422]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { page, language } = await listJobListings(ctx, principalOf(request).companyId, request.query, {
+        acceptLanguage: request.headers['accept-language'],
+        translator,
+      });
+      withLanguage(reply, language);
+      return page;
+    },
+  );
+
+  app.post(
+    '/public/v1/job-listings',
+    {
+      config: { auth: write },
+      schema: {
+        tags: [TAG],
+        summary: 'Create a job listing (DRAFT)',
+        description: `Creates a DRAFT and answers 201 with the full listing. Required: position, positionType, workPlaceType; everything else is optional. Texts are plain strings in \`language\`. \`currency\` is an ISO 4217 code, \`salaryMax\` must be >= \`salaryBase\`, dates are YYYY-MM-DD, \`sectorId\` and tag ids must exist (422 naming the field). Unknown fields answer 422.\n\n${LIFECYCLE_DOC}`,
+        body: CreateJobListingBody,
+        headers: acceptLanguageHeader,
+        response: { 201: listing('The new listing'), ...errorResponses([400, 413, 415, 422]) },
+      },
+    },
+    async (request, reply) => {
+      const result = await createJobListing(ctx, principalOf(request).companyId, request.body, {
+        acceptLanguage: request.headers['accept-language'],
+        translator,
+      });
+      withLanguage(reply, result.language);
+      return reply.status(201).send(result.listing);
+    },
+  );
+
+  app.get(
+    '/public/v1/job-listings/:id',
+    {
+      config: { auth: read },
+      schema: {
+        tags: [TAG],
+        summary: 'Get a job listing',
+        description: `The full listing, its texts in the language asked for.\n\n${LANGUAGE_DOC}`,
+        params: ListingIdParams,
+        headers: acceptLanguageHeader,
+        response: { 200: listing('The listing'), ...errorResponses([404, 422]) },
+      },
+    },
+    async (request, reply) => {
+      const result = await getJobListing(
+        ctx,
+        principalOf(request).companyId,
+        request.params.id,
+        request.headers['accept-language'],
+        translator,
+      );
+      withLanguage(reply, result.language);
+      return result.listing;
+    },
+  );
+
+  app.patch(
+    '/public/v1/job-listings/:id',
+    {
+      config: { auth: write },
+      schema: {
+        tags: [TAG],
+        summary: 'Update a job listing (merge)',
+        description:
+          'Partial update: fields left out keep their value, `null` clears a field, `address` merges part by part, arrays (skills, benefits, hiringProcessSteps, jobListingTags, jobListingRequirements) replace the whole list. Texts are in the listing\'s source language; changing one retires its translations. Allowed in every status but ARCHIVED (409). Validation as on create.',
+        params: ListingIdParams,
+        body: UpdateJobListingBody,
+        headers: acceptLanguageHeader,
+        response: { 200: listing('The updated listing'), ...errorResponses([400, 404, 409, 413, 415, 422]) },
+      },
+    },
+    async (request, reply) => {
+      const result = await updateJobListing(ctx, principalOf(request).companyId, request.params.id, request.body, {
+        acceptLanguage: request.headers['accept-language'],
+        translator,
+      });
+      withLanguage(reply, result.language);
+      return result.listing;
+    },
+  );
+
+  const moves = [
+    {
+      path: 'publish',
+      summary: 'Publish a job listing',
+      description:
+        'DRAFT -> ACTIVE (or UNDER_REVIEW when the company requires listing review); CLOSED -> ACTIVE reopens. Publishing an ACTIVE listing answers 200 and changes nothing. UNDER_REVIEW or ARCHIVED: 409. A listing whose jobListingEndDate has passed: 422. No body.',
+      run: publishJobListing,
+      errors: [404, 409, 422],
+    },
+    {
+      path: 'close',
+      summary: 'Close a job listing',
+      description: 'ACTIVE or UNDER_REVIEW -> CLOSED (sets closedAt); it stops accepting applications and can be reopened with publish. Any other status: 409. No body.',
+      run: closeJobListing,
+      errors: [404, 409],
+    },
+    {
+      path: 'archive',
+      summary: 'Archive a job listing',
+      description: 'Any status but ARCHIVED -> ARCHIVED. An archived listing is read-only and is listed only when asked for with status=ARCHIVED. Already ARCHIVED: 409. No body.',
+      run: archiveJobListing,
+      errors: [404, 409],
+    },
+  ] as const;
+
+  for (const move of moves) {
+    app.post(
+      `/public/v1/job-listings/:id/${move.path}`,
+      {
+        config: { auth: write },
+        schema: {
+          tags: [TAG],
+          summary: move.summary,
+          description: `${move.description}\n\n${LIFECYCLE_DOC}`,
+          params: ListingIdParams,
+          headers: acceptLanguageHeader,
+          response: { 200: listing('The listing after the move'), ...errorResponses([...move.errors, 415]) },
+        },
+      },
+      async (request, reply) => {
+        const result = await move.run(ctx, principalOf(request).companyId, request.params.id, {
+          acceptLanguage: request.headers['accept-language'],
+          translator,
+        });
+        withLanguage(reply, result.language);
+        return result.listing;
+      },
+    );
+  }
+
+  app.delete(
+    '/public/v1/job-listings/:id',
+    {
+      config: { auth: write },
+      schema: {
+        tags: [TAG],
+        summary: 'Delete a draft job listing',
+        description: 'Deletes a DRAFT (204). A listing in any other status answers 409: archive it instead.',
+        params: ListingIdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses([404, 409]) },
+      },
+    },
+    async (request, reply) => {
+      await deleteJobListing(ctx, principalOf(request).companyId, request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.put(
+    '/public/v1/job-listings/:id/translations/:lang',
+    {
+      config: { auth: write },
+      schema: {
+        tags: [TAG],
+        summary: 'Put a human translation of a job listing',
+        description: `Stores a HUMAN translation of the listing's texts into {lang} (a BCP 47 tag other than the source language), replacing any earlier human translation into it; texts left out have no human translation afterwards. Give only texts the listing has (422 otherwise); \`benefits\` and \`skills\` need one entry per item, in order; hiring process steps are named by id. Not allowed on ARCHIVED listings (409). Answers the listing in {lang} unless Accept-Language asks otherwise.\n\n${LANGUAGE_DOC}`,
+        params: TranslationParams,
+        body: PutTranslationBody,
+        headers: acceptLanguageHeader,
+        response: { 200: listing('The listing, in the language of the translation'), ...errorResponses([400, 404, 409, 413, 415, 422]) },
+      },
+    },
+    async (request, reply) => {
+      const result = await putJobListingTranslation(
+        ctx,
+        principalOf(request).companyId,
+        request.params.id,
+        request.params.lang,
+        request.body,
+        { acceptLanguage: request.headers['accept-language'], translator },
+      );
+      withLanguage(reply, result.language);
+      return result.listing;
+    },
+  );
+}
