@@ -29,12 +29,14 @@ const original = (text: string, language = 'en') => ({
   translationType: null,
 });
 
-function expectError(res: { statusCode: number; json(): any }, status: number, error: string) {
+type Reply = Awaited<ReturnType<TestApp['app']['inject']>>;
+
+function expectError(res: Reply, status: number, error: string) {
   expect(res.statusCode).toBe(status);
   expect(res.json()).toMatchObject({ status, error });
 }
 
-function fieldsOf(res: { json(): any }): string[] {
+function fieldsOf(res: Reply): string[] {
   return (res.json().details ?? []).map((detail: { field: string }) => detail.field).sort();
 }
 
