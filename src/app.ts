@@ -22,6 +22,9 @@ import { buildValidatorCompiler } from './http/validation.ts';
 import { referenceDataRoutes, referenceDataSchemas } from './modules/reference-data/routes.ts';
 import { jobListingRoutes } from './modules/job-listings/routes.ts';
 import { jobListingSchemas } from './modules/job-listings/schemas.ts';
+import { candidateRoutes, candidateSchemas } from './modules/candidates/routes.ts';
+import { applicationRoutes, applicationSchemas } from './modules/applications/routes.ts';
+import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -47,7 +50,14 @@ declare module 'fastify' {
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Schemas referenced by $ref from routes; each becomes a named OpenAPI component. */
-const SHARED_SCHEMAS = [ErrorEnvelope, ...referenceDataSchemas, ...jobListingSchemas];
+const SHARED_SCHEMAS = [
+  ErrorEnvelope,
+  ...referenceDataSchemas,
+  ...jobListingSchemas,
+  ...candidateSchemas,
+  ...applicationSchemas,
+  ...analyticsSchemas,
+];
 
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   const app = Fastify({
@@ -87,6 +97,9 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
 
   await app.register(referenceDataRoutes);
   await app.register(jobListingRoutes);
+  await app.register(candidateRoutes);
+  await app.register(applicationRoutes);
+  await app.register(analyticsRoutes);
 
   return app;
 }

@@ -1,19 +1,23 @@
 // First start on an empty embedded database: a demo company and a key with every scope, so a
-// newcomer can make a real call at once. Runs only when no company exists yet.
+// newcomer can make a real call at once, and a hiring pipeline (listings, candidates,
+// applications in several stages) for those calls to return. Runs only when no company exists yet.
 import type { ServiceContext } from '../../shared/context.ts';
 import { createApiKey, type CreatedApiKey } from '../api-keys/service.ts';
 import { ALL_SCOPES } from '../api-keys/scopes.ts';
 import { countCompanies } from '../companies/repo.ts';
 import { createCompany, type CompanyView } from '../companies/service.ts';
+import { seedDemoPipeline, type DemoPipeline } from './seed-pipeline.ts';
 
 export interface DemoSeed {
   company: CompanyView;
   apiKey: CreatedApiKey;
+  pipeline: DemoPipeline;
 }
 
 export async function seedDemoIfEmpty(ctx: ServiceContext): Promise<DemoSeed | null> {
   if ((await countCompanies(ctx.db)) > 0) return null;
   const company = await createCompany(ctx, { name: 'Demo Company' });
   const apiKey = await createApiKey(ctx, { companyId: company.id, label: 'Demo key (all scopes)', scopes: ALL_SCOPES });
-  return { company, apiKey };
+  const pipeline = await seedDemoPipeline(ctx, company.id);
+  return { company, apiKey, pipeline };
 }

@@ -1,0 +1,109 @@
+// Every figure is one SQL aggregate: nothing loads application rows into memory, so the overview
+// costs the same few queries for ten applications or ten million.
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Db } from '../../db/client.ts';
+import { FUNNEL_STAGES } from '../applications/stages.ts';
+
+export interface ApplicationScope {
+  companyId: string;
+  jobListingId?: string | undefined;
+  /** appliedAt >= from */
+  from?: Date | undefined;
+  /** appliedAt < until */
+  until?: Date | undefined;
+}
+
+/** The WHERE clause selecting the applications (alias a) the figures are about. */
+function applicationsIn(scope: ApplicationScope): SQL {
+  const conditions: SQL[] = [sql`a.company_id = ${scope.companyId}`];
+  if (scope.jobListingId) conditions.push(sql`a.job_listing_id = ${scope.jobListingId}`);
+  if (scope.from) conditions.push(sql`a.applied_at >= ${scope.from.toISOString()}::timestamptz`);
+  if (scope.until) conditions.push(sql`a.applied_at < ${scope.until.toISOString()}::timestamptz`);
+  return sql.join(conditions, sql` and `);
+}
+
+export async function countListingsByStatus(
+  db: Db,
+  companyId: string,
+  jobListingId: string | undefined,
+): Promise<Array<{ status: string; count: number }>> {
+  return queryRows(
+    db,
+    sql`select status, count(*)::int as count from job_listings
+        where company_id = ${companyId} ${jobListingId ? sql`and id = ${jobListingId}` : sql``}
+        group by status`,
+  );
+}
+
+export async function countApplicationsByStage(db: Db, scope: ApplicationScope): Promise<Array<{ status: string; count: number }>> {
+  return queryRows(db, sql`select a.status, count(*)::int as count from applications a where ${applicationsIn(scope)} group by a.status`);
+}
+
+/** Submissions per UTC day from firstDay to lastDay (YYYY-MM-DD, both included), zero days included. */
+export async function countApplicationsPerDay(
+  db: Db,
+  scope: ApplicationScope,
+  firstDay: string,
+  lastDay: string,
+): Promise<Array<{ date: string; count: number }>> {
+  return queryRows(
+    db,
+    sql`with days as (
+          select generate_series(${firstDay}::date, ${lastDay}::date, interval '1 day')::date as day
+        ), counts as (
+          select (a.applied_at at time zone 'UTC')::date as day, count(*)::int as n
+          from applications a
+          where ${applicationsIn(scope)}
+            and a.applied_at >= (${firstDay}::date)::timestamp at time zone 'UTC'
+            and a.applied_at < (${lastDay}::date + 1)::timestamp at time zone 'UTC'
+          group by 1
+        )
+        select to_char(days.day, 'YYYY-MM-DD') as date, coalesce(counts.n, 0)::int as count
+        from days left join counts on counts.day = days.day
+        order by days.day`,
+  );
+}
+
+/**
+ * How many applications reached each funnel stage: an application counts for every stage up to
+ * the furthest one its history ever entered (skipping a stage still passes it; a later rejection
+ * does not undo it).
+ */
+export async function countFunnel(db: Db, scope: ApplicationScope): Promise<number[]> {
+  const rank = sql.raw(
+    `case h.to_status ${FUNNEL_STAGES.map((stage, index) => `when '${stage}' then ${index}`).join(' ')} end`,
+  );
+  const columns = sql.raw(
+    FUNNEL_STAGES.map((_, index) => `count(*) filter (where furthest >= ${index})::int as s${index}`).join(', '),
+  );
+  const [row] = await queryRows<Record<string, number>>(
+    db,
+    sql`with furthest as (
+          select max(${rank}) as furthest
+          from applications a
+          join application_status_history h on h.application_id = a.id
+          where ${applicationsIn(scope)}
+          group by a.id
+        )
+        select ${columns} from furthest`,
+  );
+  return FUNNEL_STAGES.map((_, index) => row[`s${index}`]);
+}
+
+/** Hires (applications now HIRED) and the median days from submission to their move into HIRED. */
+export async function timeToHire(db: Db, scope: ApplicationScope): Promise<{ hires: number; medianDays: number | null }> {
+  const [row] = await queryRows<{ hires: number; median_days: number | null }>(
+    db,
+    sql`with hired as (
+          select a.applied_at, max(h.changed_at) as hired_at
+          from applications a
+          join application_status_history h on h.application_id = a.id and h.to_status = 'HIRED'
+          where ${applicationsIn(scope)} and a.status = 'HIRED'
+          group by a.id, a.applied_at
+        )
+        select count(*)::int as hires,
+               percentile_cont(0.5) within group (order by (extract(epoch from hired_at - applied_at) / 86400)::float8)::float8 as median_days
+        from hired`,
+  );
+  return { hires: row.hires, medianDays: row.median_days === null ? null : Number(row.median_days) };
+}

@@ -1,0 +1,112 @@
+// Entering candidates into a listing's pipeline: shared by a submitted application (one) and a
+// candidate import with jobListingId (up to 1,000), so both keep the same rules, history and events.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/client.ts';
+import { ConflictError, ValidationError } from '../../shared/errors.ts';
+import { findCandidatesByIds } from '../candidates/repo.ts';
+import { findJobListingStatus } from '../job-listings/repo.ts';
+import { recordEvent } from '../outbox/record-event.ts';
+import {
+  findApplicationsOfListing,
+  insertApplicationsIfAbsent,
+  insertStatusHistory,
+  type ApplicationRow,
+} from './repo.ts';
+import { INITIAL_STAGE } from './stages.ts';
+import { toApplicationSummaryView } from './view.ts';
+
+/**
+ * Only an ACTIVE listing accepts applications. Inside the caller's transaction the listing row
+ * stays share-locked, so it cannot be closed between this check and the insert.
+ */
+export async function assertListingAcceptsApplications(tx: Db, companyId: string, jobListingId: string): Promise<void> {
+  const listing = await findJobListingStatus(tx, companyId, jobListingId);
+  // Another company's listing reads exactly like a missing one.
+  if (!listing) throw ValidationError.field('jobListingId', 'no job listing with this id');
+  if (listing.status !== 'ACTIVE') {
+    throw new ConflictError(`The job listing is ${listing.status}: only ACTIVE listings accept applications`, [
+      { field: 'jobListingId', message: `job listing status is ${listing.status}` },
+    ]);
+  }
+}
+
+export interface PipelineEntry {
+  candidateId: string;
+  coverLetter?: string | null | undefined;
+}
+
+export interface PipelineInput {
+  companyId: string;
+  jobListingId: string;
+  source: string;
+  apiKeyId: string | null;
+  now: Date;
+}
+
+/**
+ * Adds each candidate to the listing's pipeline at the initial stage, unless already in it.
+ * Each new application gets its first history row and one application.created event. Answers,
+ * per candidate, the application and whether it was created now. The caller has checked the
+ * listing (assertListingAcceptsApplications) in the same transaction.
+ */
+export async function enterPipeline(
+  tx: Db,
+  input: PipelineInput,
+  entries: PipelineEntry[],
+): Promise<Map<string, { application: ApplicationRow; created: boolean }>> {
+  const rows: ApplicationRow[] = entries.map((entry) => ({
+    id: randomUUID(),
+    companyId: input.companyId,
+    jobListingId: input.jobListingId,
+    candidateId: entry.candidateId,
+    status: INITIAL_STAGE,
+    source: input.source,
+    coverLetter: entry.coverLetter ?? null,
+    appliedAt: input.now,
+    updatedAt: input.now,
+  }));
+  const inserted = await insertApplicationsIfAbsent(tx, rows);
+  const result = new Map(inserted.map((application) => [application.candidateId, { application, created: true }]));
+
+  const already = entries.map((entry) => entry.candidateId).filter((id) => !result.has(id));
+  for (const application of await findApplicationsOfListing(tx, input.companyId, input.jobListingId, already)) {
+    result.set(application.candidateId, { application, created: false });
+  }
+
+  await insertStatusHistory(
+    tx,
+    inserted.map((application) => ({
+      id: randomUUID(),
+      companyId: input.companyId,
+      applicationId: application.id,
+      fromStatus: null,
+      toStatus: INITIAL_STAGE,
+      reason: null,
+      apiKeyId: input.apiKeyId,
+      changedAt: input.now,
+    })),
+  );
+  const candidates = new Map(
+    (await findCandidatesByIds(tx, input.companyId, inserted.map((application) => application.candidateId))).map(
+      (candidate) => [candidate.id, candidate],
+    ),
+  );
+  for (const application of inserted) {
+    await recordEvent(tx, {
+      companyId: input.companyId,
+      type: 'application.created',
+      data: { application: toApplicationSummaryView(application, candidates.get(application.candidateId)!) },
+      occurredAt: input.now,
+    });
+  }
+  return result;
+}
+
+/** The import's form: answers candidateId -> { id, created }. */
+export async function addCandidatesToPipeline(
+  tx: Db,
+  input: PipelineInput & { candidateIds: string[] },
+): Promise<Map<string, { id: string; created: boolean }>> {
+  const entered = await enterPipeline(tx, input, input.candidateIds.map((candidateId) => ({ candidateId })));
+  return new Map([...entered].map(([candidateId, { application, created }]) => [candidateId, { id: application.id, created }]));
+}

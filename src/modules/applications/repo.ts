@@ -1,0 +1,181 @@
+import { and, asc, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { candidates } from '../candidates/tables.ts';
+import { applications, applicationStatusHistory } from './tables.ts';
+
+export type ApplicationRow = typeof applications.$inferSelect;
+export type StatusHistoryRow = typeof applicationStatusHistory.$inferSelect;
+
+export interface CandidateSummaryRow {
+  id: string;
+  firstName: string;
+  lastName: string;
+  headline: string | null;
+  email: string;
+  phone: string | null;
+}
+
+export interface ApplicationWithCandidate {
+  application: ApplicationRow;
+  candidate: CandidateSummaryRow;
+}
+
+const candidateSummaryColumns = {
+  id: candidates.id,
+  firstName: candidates.firstName,
+  lastName: candidates.lastName,
+  headline: candidates.headline,
+  email: candidates.email,
+  phone: candidates.phone,
+};
+
+function selectWithCandidate(db: Db) {
+  return db
+    .select({ application: applications, candidate: candidateSummaryColumns })
+    .from(applications)
+    .innerJoin(candidates, eq(candidates.id, applications.candidateId));
+}
+
+export async function findApplication(db: Db, companyId: string, id: string): Promise<ApplicationWithCandidate | undefined> {
+  const [row] = await selectWithCandidate(db)
+    .where(and(eq(applications.companyId, companyId), eq(applications.id, id)))
+    .limit(1);
+  return row;
+}
+
+/** The company's application, row-locked until the transaction ends: status moves serialize on it. */
+export async function lockApplication(db: Db, companyId: string, id: string): Promise<ApplicationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(applications)
+    .where(and(eq(applications.companyId, companyId), eq(applications.id, id)))
+    .limit(1)
+    .for('update');
+  return row;
+}
+
+/**
+ * Moves the application only if it is still in `from`, so a move decided on a stale read changes
+ * nothing (undefined): with concurrent movers exactly one wins.
+ */
+export async function updateApplicationStatus(
+  db: Db,
+  id: string,
+  from: string,
+  to: string,
+  now: Date,
+): Promise<ApplicationRow | undefined> {
+  const [row] = await db
+    .update(applications)
+    .set({ status: to, updatedAt: now })
+    .where(and(eq(applications.id, id), eq(applications.status, from)))
+    .returning();
+  return row;
+}
+
+/** Inserts unless the candidate already applied to the listing; undefined then. */
+export async function insertApplicationIfAbsent(db: Db, row: ApplicationRow): Promise<ApplicationRow | undefined> {
+  const [inserted] = await db
+    .insert(applications)
+    .values(row)
+    .onConflictDoNothing({ target: [applications.jobListingId, applications.candidateId] })
+    .returning();
+  return inserted;
+}
+
+/** Bulk form of insertApplicationIfAbsent: answers the rows actually inserted. */
+export async function insertApplicationsIfAbsent(db: Db, rows: ApplicationRow[]): Promise<ApplicationRow[]> {
+  if (rows.length === 0) return [];
+  return db
+    .insert(applications)
+    .values(rows)
+    .onConflictDoNothing({ target: [applications.jobListingId, applications.candidateId] })
+    .returning();
+}
+
+export async function findApplicationsOfListing(
+  db: Db,
+  companyId: string,
+  jobListingId: string,
+  candidateIds: string[],
+): Promise<ApplicationRow[]> {
+  if (candidateIds.length === 0) return [];
+  return db
+    .select()
+    .from(applications)
+    .where(
+      and(
+        eq(applications.companyId, companyId),
+        eq(applications.jobListingId, jobListingId),
+        inArray(applications.candidateId, candidateIds),
+      ),
+    );
+}
+
+export async function insertStatusHistory(db: Db, rows: StatusHistoryRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insert(applicationStatusHistory).values(rows);
+}
+
+export interface ApplicationFilters {
+  jobListingId?: string | undefined;
+  statuses?: string[] | undefined;
+  candidateId?: string | undefined;
+  updatedSince?: Date | undefined;
+}
+
+export async function listApplications(
+  db: Db,
+  companyId: string,
+  filters: ApplicationFilters,
+  page: { limit: number; offset: number },
+): Promise<{ rows: ApplicationWithCandidate[]; total: number }> {
+  const conditions: SQL[] = [eq(applications.companyId, companyId)];
+  if (filters.jobListingId) conditions.push(eq(applications.jobListingId, filters.jobListingId));
+  if (filters.candidateId) conditions.push(eq(applications.candidateId, filters.candidateId));
+  if (filters.statuses && filters.statuses.length > 0) conditions.push(inArray(applications.status, filters.statuses));
+  if (filters.updatedSince) conditions.push(gte(applications.updatedAt, filters.updatedSince));
+  const where = and(...conditions);
+  const [rows, [{ total }]] = await Promise.all([
+    selectWithCandidate(db)
+      .where(where)
+      .orderBy(desc(applications.appliedAt), desc(applications.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: count() }).from(applications).where(where),
+  ]);
+  return { rows, total };
+}
+
+export async function listStatusHistory(
+  db: Db,
+  companyId: string,
+  applicationId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: StatusHistoryRow[]; total: number }> {
+  const where = and(eq(applicationStatusHistory.companyId, companyId), eq(applicationStatusHistory.applicationId, applicationId));
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(applicationStatusHistory)
+      .where(where)
+      // Newest first; a move made in the same millisecond as the submission still sorts after it.
+      .orderBy(
+        desc(applicationStatusHistory.changedAt),
+        asc(sql`${applicationStatusHistory.fromStatus} is null`),
+        desc(applicationStatusHistory.id),
+      )
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: count() }).from(applicationStatusHistory).where(where),
+  ]);
+  return { rows, total };
+}
+
+export async function listApplicationsOfCandidate(db: Db, companyId: string, candidateId: string): Promise<ApplicationRow[]> {
+  return db
+    .select()
+    .from(applications)
+    .where(and(eq(applications.companyId, companyId), eq(applications.candidateId, candidateId)))
+    .orderBy(desc(applications.appliedAt), desc(applications.id));
+}

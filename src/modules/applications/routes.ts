@@ -1,0 +1,124 @@
+import { Type } from 'typebox';
+import type { AppInstance } from '../../app.ts';
+import { principalOf } from '../../http/auth.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { translatorFromConfig } from '../translation/translator.ts';
+import type { LanguageOptions } from '../job-listings/service.ts';
+import { errorResponses } from '../../http/error-envelope.ts';
+import { PageQuery, Paginated } from '../../http/pagination.ts';
+import {
+  ApplicationIdParams,
+  ApplicationListQuery,
+  applicationSchemas,
+  SubmitApplicationBody,
+  UpdateStatusBody,
+} from './schemas.ts';
+import {
+  getApplication,
+  getApplicationHistory,
+  listApplications,
+  submitApplication,
+  updateApplicationStatus,
+  type PresentedApplication,
+} from './service.ts';
+
+const tags = ['Applications'];
+const read = { auth: { scope: 'applications:read' as const } };
+const write = { auth: { scope: 'applications:write' as const } };
+
+export async function applicationRoutes(app: AppInstance): Promise<void> {
+  const translator = translatorFromConfig(app.deps.config);
+  const language = (request: FastifyRequest): LanguageOptions => ({
+    acceptLanguage: request.headers['accept-language'],
+    translator,
+  });
+  // The embedded listing's texts are in the negotiated language, said as for the listing itself.
+  const send = (reply: FastifyReply, presented: PresentedApplication, status = 200) =>
+    reply.status(status).header('Content-Language', presented.language).send(presented.application);
+
+  app.post(
+    '/public/v1/applications',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Submit an external application',
+        description:
+          'Applies a candidate to an ACTIVE job listing (409 otherwise). The candidate is matched by email, without letter case, among the company\'s candidates, or created (candidate.created). A candidate applies to a listing once: a second application answers 409 with the existing application\'s id in `details` (field `existingApplicationId`). An unknown jobListingId answers 422. Emits application.created.',
+        body: SubmitApplicationBody,
+        response: { 201: Type.Ref('Application'), ...errorResponses([400, 409, 422]) },
+      },
+    },
+    async (request, reply) => send(reply, await submitApplication(app.ctx, principalOf(request), request.body, language(request)), 201),
+  );
+
+  app.get(
+    '/public/v1/applications',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'List applications',
+        description: 'Newest first. Filters combine with AND.',
+        querystring: ApplicationListQuery,
+        response: { 200: Paginated(Type.Ref('ApplicationSummary')), ...errorResponses([422]) },
+      },
+    },
+    async (request) => listApplications(app.ctx, principalOf(request).companyId, request.query),
+  );
+
+  app.get(
+    '/public/v1/applications/:id',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Get an application with its job listing and candidate',
+        description: 'The embedded job listing\'s texts follow Accept-Language, as on GET /public/v1/job-listings/{id}.',
+        params: ApplicationIdParams,
+        response: { 200: Type.Ref('Application'), ...errorResponses([404, 422]) },
+      },
+    },
+    async (request, reply) =>
+      send(reply, await getApplication(app.ctx, principalOf(request).companyId, request.params.id, language(request))),
+  );
+
+  app.patch(
+    '/public/v1/applications/:id/status',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Move an application to a pipeline stage',
+        description:
+          'Any stage may be moved to any other. The same stage again answers 200 and changes nothing (no event). `reason` is kept in the history and sent in the event. With `expectedStatus`, the move happens only if the application is still in that stage, else 409: two recruiters moving the same application cannot overwrite each other. Emits application.status_changed with application, previousStatus, newStatus and reason.',
+        params: ApplicationIdParams,
+        body: UpdateStatusBody,
+        response: { 200: Type.Ref('Application'), ...errorResponses([400, 404, 409, 422]) },
+      },
+    },
+    async (request, reply) =>
+      send(
+        reply,
+        await updateApplicationStatus(app.ctx, principalOf(request), request.params.id, request.body, language(request)),
+      ),
+  );
+
+  app.get(
+    '/public/v1/applications/:id/history',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Stage history of an application',
+        description: 'Every stage the application entered, newest first; the last entry (fromStatus null) is the submission.',
+        params: ApplicationIdParams,
+        querystring: Type.Object(PageQuery, { additionalProperties: false }),
+        response: { 200: Paginated(Type.Ref('ApplicationStatusChange')), ...errorResponses([404, 422]) },
+      },
+    },
+    async (request) => getApplicationHistory(app.ctx, principalOf(request).companyId, request.params.id, request.query),
+  );
+}
+
+export { applicationSchemas };

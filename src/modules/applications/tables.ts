@@ -1,0 +1,24 @@
+import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export const applications = pgTable('applications', {
+  id: uuid('id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+  jobListingId: uuid('job_listing_id').notNull(),
+  candidateId: uuid('candidate_id').notNull(),
+  status: text('status').notNull(),
+  source: text('source').notNull(),
+  coverLetter: text('cover_letter'),
+  appliedAt: timestamp('applied_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+export const applicationStatusHistory = pgTable('application_status_history', {
+  id: uuid('id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+  applicationId: uuid('application_id').notNull(),
+  fromStatus: text('from_status'),
+  toStatus: text('to_status').notNull(),
+  reason: text('reason'),
+  apiKeyId: uuid('api_key_id'),
+  changedAt: timestamp('changed_at', { withTimezone: true }).notNull(),
+});

@@ -1,0 +1,58 @@
+// Application rows to the shapes the API answers and the events carry.
+import type { ApplicationRow, CandidateSummaryRow, StatusHistoryRow } from './repo.ts';
+import type { ApplicationSource, ApplicationStage } from './stages.ts';
+
+export interface ApplicationSummaryView {
+  id: string;
+  jobListingId: string;
+  jobSeekerId: string;
+  status: ApplicationStage;
+  source: ApplicationSource;
+  coverLetter: string | null;
+  appliedAt: string;
+  updatedAt: string;
+  candidate: CandidateSummaryRow;
+}
+
+export function toApplicationSummaryView(row: ApplicationRow, candidate: CandidateSummaryRow): ApplicationSummaryView {
+  return {
+    id: row.id,
+    jobListingId: row.jobListingId,
+    jobSeekerId: row.candidateId,
+    status: row.status as ApplicationStage,
+    source: row.source as ApplicationSource,
+    coverLetter: row.coverLetter,
+    appliedAt: row.appliedAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    candidate: {
+      id: candidate.id,
+      firstName: candidate.firstName,
+      lastName: candidate.lastName,
+      headline: candidate.headline,
+      email: candidate.email,
+      phone: candidate.phone,
+    },
+  };
+}
+
+export interface StatusChangeView {
+  id: string;
+  applicationId: string;
+  fromStatus: ApplicationStage | null;
+  toStatus: ApplicationStage;
+  reason: string | null;
+  changedByApiKeyId: string | null;
+  changedAt: string;
+}
+
+export function toStatusChangeView(row: StatusHistoryRow): StatusChangeView {
+  return {
+    id: row.id,
+    applicationId: row.applicationId,
+    fromStatus: row.fromStatus as ApplicationStage | null,
+    toStatus: row.toStatus as ApplicationStage,
+    reason: row.reason,
+    changedByApiKeyId: row.apiKeyId,
+    changedAt: row.changedAt.toISOString(),
+  };
+}

@@ -1,0 +1,160 @@
+import { and, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Db } from '../../db/client.ts';
+import { candidates } from './tables.ts';
+
+export type CandidateRow = Omit<typeof candidates.$inferSelect, 'searchVector'>;
+
+/** Every column but the search vector, which no reader needs. */
+const candidateColumns = {
+  id: candidates.id,
+  companyId: candidates.companyId,
+  firstName: candidates.firstName,
+  lastName: candidates.lastName,
+  email: candidates.email,
+  phone: candidates.phone,
+  headline: candidates.headline,
+  location: candidates.location,
+  skills: candidates.skills,
+  links: candidates.links,
+  source: candidates.source,
+  createdAt: candidates.createdAt,
+  updatedAt: candidates.updatedAt,
+};
+
+export async function findCandidate(db: Db, companyId: string, id: string): Promise<CandidateRow | undefined> {
+  const [row] = await db
+    .select(candidateColumns)
+    .from(candidates)
+    .where(and(eq(candidates.companyId, companyId), eq(candidates.id, id)))
+    .limit(1);
+  return row;
+}
+
+export async function findCandidatesByIds(db: Db, companyId: string, ids: string[]): Promise<CandidateRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select(candidateColumns)
+    .from(candidates)
+    .where(and(eq(candidates.companyId, companyId), inArray(candidates.id, ids)));
+}
+
+export async function findCandidateByEmail(db: Db, companyId: string, email: string): Promise<CandidateRow | undefined> {
+  const [row] = await db
+    .select(candidateColumns)
+    .from(candidates)
+    .where(and(eq(candidates.companyId, companyId), sql`lower(${candidates.email}) = lower(${email})`))
+    .limit(1);
+  return row;
+}
+
+/** Inserts unless a candidate with this email exists (a concurrent insert included); undefined then. */
+export async function insertCandidateIfAbsent(db: Db, row: CandidateRow): Promise<CandidateRow | undefined> {
+  const [inserted] = await db.insert(candidates).values(row).onConflictDoNothing().returning(candidateColumns);
+  return inserted;
+}
+
+/**
+ * The search text as a prefix query: the words of `q`, split by the same parser that built the
+ * vector (so an email or "node.js" stays one token), each matching a word or its start, all
+ * required. Built by casting a quoted literal, so no character of q is tsquery syntax.
+ */
+function prefixQuery(q: string): SQL {
+  return sql`(select string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || ''':*', ' & ')
+    from unnest(to_tsvector('simple'::regconfig, ${q})))::tsquery`;
+}
+
+export interface CandidateFilters {
+  q?: string | undefined;
+  updatedSince?: Date | undefined;
+}
+
+export async function listCandidates(
+  db: Db,
+  companyId: string,
+  filters: CandidateFilters,
+  page: { limit: number; offset: number },
+): Promise<{ rows: CandidateRow[]; total: number }> {
+  const conditions: SQL[] = [eq(candidates.companyId, companyId)];
+  if (filters.updatedSince) conditions.push(gte(candidates.updatedAt, filters.updatedSince));
+  const query = filters.q === undefined ? undefined : prefixQuery(filters.q);
+  if (query) conditions.push(sql`${candidates.searchVector} @@ ${query}`);
+  const where = and(...conditions);
+
+  const order: SQL[] = [desc(candidates.createdAt), desc(candidates.id)];
+  if (query) order.unshift(sql`ts_rank(${candidates.searchVector}, ${query}) desc`);
+
+  const [rows, [{ total }]] = await Promise.all([
+    db.select(candidateColumns).from(candidates).where(where).orderBy(...order).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(candidates).where(where),
+  ]);
+  return { rows, total };
+}
+
+export interface CandidateUpsert {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string | null;
+  headline: string | null;
+  location: string | null;
+  skills: string[] | null;
+  links: string[] | null;
+}
+
+/**
+ * Inserts or updates candidates by email (case-insensitive) in one statement, whatever the batch
+ * size: the rows travel as one JSON parameter. On a match the given fields replace the stored
+ * ones; optional fields left out (null) keep their stored value. Emails must be unique within the
+ * batch (the service checks). Answers each row's id and whether it was inserted.
+ */
+export async function upsertCandidates(
+  db: Db,
+  companyId: string,
+  rows: CandidateUpsert[],
+  source: string,
+  now: Date,
+): Promise<Array<{ id: string; email: string; inserted: boolean }>> {
+  if (rows.length === 0) return [];
+  const at = now.toISOString();
+  return queryRows<{ id: string; email: string; inserted: boolean }>(
+    db,
+    sql`
+      insert into candidates as c
+        (id, company_id, first_name, last_name, email, phone, headline, location, skills, links, source, created_at, updated_at)
+      select r.id, ${companyId}::uuid, r.first_name, r.last_name, r.email, r.phone, r.headline, r.location,
+             coalesce(r.skills, '{}'), coalesce(r.links, '{}'), ${source}, ${at}::timestamptz, ${at}::timestamptz
+      from jsonb_to_recordset(${JSON.stringify(rows.map(toRecord))}::jsonb) as r(
+        id uuid, first_name text, last_name text, email text, phone text, headline text, location text,
+        skills text[], links text[], ord int)
+      order by r.ord
+      on conflict (company_id, lower(email)) do update set
+        first_name = excluded.first_name,
+        last_name = excluded.last_name,
+        email = excluded.email,
+        phone = coalesce(excluded.phone, c.phone),
+        headline = coalesce(excluded.headline, c.headline),
+        location = coalesce(excluded.location, c.location),
+        -- excluded.skills is '{}' when the row had none: keep the stored ones then.
+        skills = case when cardinality(excluded.skills) > 0 then excluded.skills else c.skills end,
+        links = case when cardinality(excluded.links) > 0 then excluded.links else c.links end,
+        updated_at = excluded.updated_at
+      -- xmax is 0 on a row version this statement inserted, and set on one it updated.
+      returning c.id, c.email, (c.xmax = 0) as inserted`,
+  );
+
+  function toRecord(row: CandidateUpsert, ord: number) {
+    return {
+      id: row.id,
+      first_name: row.firstName,
+      last_name: row.lastName,
+      email: row.email,
+      phone: row.phone,
+      headline: row.headline,
+      location: row.location,
+      skills: row.skills,
+      links: row.links,
+      ord,
+    };
+  }
+}

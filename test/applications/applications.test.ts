@@ -1,0 +1,391 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
+import { applicant, countEvents, countRows, eventsOf, makeListing } from './fixtures.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => t.close());
+
+function submit(tenant: Tenant, payload: unknown) {
+  return t.app.inject({ method: 'POST', url: '/public/v1/applications', headers: tenant.headers, payload: payload as object });
+}
+
+function move(tenant: Tenant, id: string, payload: unknown) {
+  return t.app.inject({
+    method: 'PATCH',
+    url: `/public/v1/applications/${id}/status`,
+    headers: tenant.headers,
+    payload: payload as object,
+  });
+}
+
+function get(tenant: Tenant, url: string) {
+  return t.app.inject({ method: 'GET', url, headers: tenant.headers });
+}
+
+/** A tenant with an ACTIVE listing and one submitted application. */
+async function withApplication(email = 'ada@example.com') {
+  const tenant = await t.tenant();
+  const listingId = await makeListing(t, tenant.companyId);
+  const res = await submit(tenant, { jobListingId: listingId, candidate: applicant(email) });
+  expect(res.statusCode).toBe(201);
+  return { tenant, listingId, application: res.json() as ApplicationBody };
+}
+
+interface ApplicationBody {
+  id: string;
+  jobListingId: string;
+  jobSeekerId: string;
+  appliedAt: string;
+  updatedAt: string;
+  candidate: Record<string, unknown>;
+}
+
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+describe('POST /public/v1/applications', () => {
+  it('answers 201 with the application, its job listing and a new candidate; two events', async () => {
+    const tenant = await t.tenant();
+    const listingId = await makeListing(t, tenant.companyId, 'ACTIVE', 'Data engineer');
+    const eventsBefore = await countEvents(t, tenant.companyId);
+    const res = await submit(tenant, {
+      jobListingId: listingId,
+      candidate: { firstName: 'Ada', lastName: 'Lovelace', email: 'Ada@Example.com', phone: '+44 20 0000', headline: 'Analyst' },
+      coverLetter: 'Dear team',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.headers['content-language']).toBe('en');
+    const body = res.json();
+    expect(body).toMatchObject({
+      jobListingId: listingId,
+      status: 'ACTIVE',
+      source: 'EXTERNAL',
+      coverLetter: 'Dear team',
+      candidate: { firstName: 'Ada', lastName: 'Lovelace', email: 'Ada@Example.com', phone: '+44 20 0000', headline: 'Analyst' },
+      jobListing: { id: listingId, status: 'ACTIVE', position: { value: 'Data engineer' } },
+    });
+    expect(body.jobSeekerId).toBe(body.candidate.id);
+    expect(body.appliedAt).toBe(body.updatedAt);
+    expect(Object.keys(body).sort()).toEqual(
+      ['appliedAt', 'candidate', 'coverLetter', 'id', 'jobListing', 'jobListingId', 'jobSeekerId', 'source', 'status', 'updatedAt'].sort(),
+    );
+    expect(Object.keys(body.candidate).sort()).toEqual(['email', 'firstName', 'headline', 'id', 'lastName', 'phone']);
+
+    // A new candidate: candidate.created, then application.created; nothing else.
+    expect(await countEvents(t, tenant.companyId)).toBe(eventsBefore + 2);
+    const [created] = await eventsOf(t, tenant.companyId, 'application.created');
+    expect(created.application).toMatchObject({ id: body.id, status: 'ACTIVE', jobSeekerId: body.jobSeekerId });
+    const [candidateEvent] = await eventsOf(t, tenant.companyId, 'candidate.created');
+    expect(candidateEvent.candidate).toMatchObject({ id: body.jobSeekerId, source: 'EXTERNAL' });
+  });
+
+  it('matches an existing candidate by email without letter case, leaving the profile as it was', async () => {
+    const { tenant, application } = await withApplication('grace@example.com');
+    const second = await makeListing(t, tenant.companyId);
+    const eventsBefore = await countEvents(t, tenant.companyId);
+    const res = await submit(tenant, {
+      jobListingId: second,
+      candidate: { firstName: 'G.', lastName: 'Hopper', email: 'GRACE@example.com', headline: 'Other' },
+      source: 'REFERRAL',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ jobSeekerId: application.jobSeekerId, source: 'REFERRAL' });
+    expect(res.json().candidate).toMatchObject({ firstName: 'Ada', email: 'grace@example.com', headline: null });
+    expect(await countEvents(t, tenant.companyId)).toBe(eventsBefore + 1);
+    expect(await countRows(t, 'candidates', tenant.companyId)).toBe(1);
+  });
+
+  it('answers 409 to a second application of the candidate to the listing, naming the first', async () => {
+    const { tenant, listingId, application } = await withApplication('twice@example.com');
+    const eventsBefore = await countEvents(t, tenant.companyId);
+    const res = await submit(tenant, { jobListingId: listingId, candidate: applicant('TWICE@example.com') });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({
+      status: 409,
+      error: 'CONFLICT',
+      details: [{ field: 'existingApplicationId', message: application.id }],
+    });
+    expect(await countEvents(t, tenant.companyId)).toBe(eventsBefore);
+    expect(await countRows(t, 'applications', tenant.companyId)).toBe(1);
+  });
+
+  it('answers 409 for a listing that is not ACTIVE and writes nothing', async () => {
+    const tenant = await t.tenant();
+    for (const status of ['DRAFT', 'CLOSED', 'ARCHIVED'] as const) {
+      const listingId = await makeListing(t, tenant.companyId, status);
+      const eventsBefore = await countEvents(t, tenant.companyId);
+      const res = await submit(tenant, { jobListingId: listingId, candidate: applicant(`${status}@example.com`) });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toContain(status);
+      expect(await countEvents(t, tenant.companyId)).toBe(eventsBefore);
+    }
+    expect(await countRows(t, 'candidates', tenant.companyId)).toBe(0);
+  });
+
+  it('answers 422 for an unknown listing, another company\'s listing and invalid fields', async () => {
+    const tenant = await t.tenant();
+    const other = await t.tenant();
+    const foreign = await makeListing(t, other.companyId);
+    for (const jobListingId of [UNKNOWN_ID, foreign]) {
+      const res = await submit(tenant, { jobListingId, candidate: applicant('x@example.com') });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().details).toEqual([{ field: 'jobListingId', message: expect.any(String) }]);
+    }
+    const listingId = await makeListing(t, tenant.companyId);
+    const res = await submit(tenant, {
+      jobListingId: listingId,
+      candidate: { firstName: 'A', email: 'nope', extra: 1 },
+      source: 'CARRIER_PIGEON',
+      unknown: true,
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details.map((d: { field: string }) => d.field).sort()).toEqual(
+      ['candidate.email', 'candidate.extra', 'candidate.lastName', 'source', 'unknown'].sort(),
+    );
+    expect(await countRows(t, 'candidates', tenant.companyId)).toBe(0);
+  });
+
+  it('answers 400 to malformed JSON', async () => {
+    const tenant = await t.tenant();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/public/v1/applications',
+      headers: { ...tenant.headers, 'content-type': 'application/json' },
+      payload: '{"jobListingId":',
+    });
+    expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('GET /public/v1/applications', () => {
+  it('lists newest first and filters by jobListingId, status, candidateId and updatedSince', async () => {
+    const tenant = await t.tenant();
+    const l1 = await makeListing(t, tenant.companyId);
+    const l2 = await makeListing(t, tenant.companyId);
+    const a1 = (await submit(tenant, { jobListingId: l1, candidate: applicant('one@example.com') })).json();
+    t.clock.advance(1000);
+    const a2 = (await submit(tenant, { jobListingId: l1, candidate: applicant('two@example.com') })).json();
+    t.clock.advance(1000);
+    const a3 = (await submit(tenant, { jobListingId: l2, candidate: applicant('one@example.com') })).json();
+    t.clock.advance(60_000);
+    const since = t.clock.now().toISOString();
+    await move(tenant, a1.id, { status: 'INTERVIEW' });
+
+    const ids = async (query: string) => {
+      const res = await get(tenant, `/public/v1/applications${query}`);
+      expect(res.statusCode).toBe(200);
+      return res.json().data.map((a: { id: string }) => a.id);
+    };
+    const all = (await get(tenant, '/public/v1/applications')).json();
+    expect(all.pagination).toEqual({ page: 0, size: 20, totalElements: 3, totalPages: 1 });
+    expect(all.data.map((a: { id: string }) => a.id)).toEqual([a3.id, a2.id, a1.id]);
+    expect(all.data[0].candidate).toMatchObject({ email: 'one@example.com' });
+    expect(all.data[0]).not.toHaveProperty('jobListing');
+    expect(await ids(`?jobListingId=${l1}`)).toEqual([a2.id, a1.id]);
+    expect(await ids('?status=INTERVIEW')).toEqual([a1.id]);
+    expect(await ids('?status=INTERVIEW&status=ACTIVE')).toEqual([a3.id, a2.id, a1.id]);
+    expect(await ids(`?candidateId=${a1.jobSeekerId}`)).toEqual([a3.id, a1.id]);
+    expect(await ids(`?updatedSince=${encodeURIComponent(since)}`)).toEqual([a1.id]);
+    expect(await ids(`?jobListingId=${l1}&status=ACTIVE`)).toEqual([a2.id]);
+    expect((await get(tenant, '/public/v1/applications?size=2&page=1')).json().data.map((a: { id: string }) => a.id)).toEqual([a1.id]);
+    expect((await get(tenant, '/public/v1/applications?page=5')).json().data).toEqual([]);
+    expect((await get(tenant, '/public/v1/applications?status=NEW')).statusCode).toBe(422);
+    expect((await get(tenant, '/public/v1/applications?size=0')).statusCode).toBe(422);
+  });
+});
+
+describe('GET /public/v1/applications/{id}', () => {
+  it('answers the application with its embedded job listing and candidate', async () => {
+    const { tenant, listingId, application } = await withApplication();
+    const res = await get(tenant, `/public/v1/applications/${application.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-language']).toBe('en');
+    expect(res.json()).toEqual(application);
+    expect(res.json().jobListing.id).toBe(listingId);
+  });
+
+  it('answers 404 for an unknown id and for another company\'s application', async () => {
+    const { application } = await withApplication();
+    const other = await t.tenant();
+    for (const url of [`/public/v1/applications/${application.id}`, `/public/v1/applications/${UNKNOWN_ID}`]) {
+      const res = await get(other, url);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error).toBe('NOT_FOUND');
+    }
+    expect((await get(other, '/public/v1/applications')).json().data).toEqual([]);
+  });
+});
+
+describe('PATCH /public/v1/applications/{id}/status', () => {
+  it('moves to the stage given, keeps the reason, answers the full application and emits one event', async () => {
+    const { tenant, application } = await withApplication();
+    const eventsBefore = await countEvents(t, tenant.companyId);
+    t.clock.advance(5000);
+    const res = await move(tenant, application.id, { status: 'INTERVIEW', reason: 'Strong portfolio' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ id: application.id, status: 'INTERVIEW', jobListing: { id: application.jobListingId }, candidate: application.candidate });
+    expect(body.updatedAt > application.updatedAt).toBe(true);
+    expect(body.appliedAt).toBe(application.appliedAt);
+    expect(await countEvents(t, tenant.companyId)).toBe(eventsBefore + 1);
+    const [event] = await eventsOf(t, tenant.companyId, 'application.status_changed');
+    expect(event).toMatchObject({
+      previousStatus: 'ACTIVE',
+      newStatus: 'INTERVIEW',
+      reason: 'Strong portfolio',
+      application: { id: application.id, status: 'INTERVIEW', candidate: { email: 'ada@example.com' } },
+    });
+  });
+
+  it('moves from any stage to any stage', async () => {
+    const { tenant, application } = await withApplication();
+    for (const status of ['HIRED', 'ACTIVE', 'REJECTED', 'OFFER', 'WITHDRAWN', 'IN_REVIEW']) {
+      const res = await move(tenant, application.id, { status });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().status).toBe(status);
+    }
+    expect(await countEvents(t, tenant.companyId, 'application.status_changed')).toBe(6);
+  });
+
+  it('answers 200 without a change or an event for the same stage', async () => {
+    const { tenant, application } = await withApplication();
+    const eventsBefore = await countEvents(t, tenant.companyId);
+    t.clock.advance(1000);
+    const res = await move(tenant, application.id, { status: 'ACTIVE', reason: 'again' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().updatedAt).toBe(application.updatedAt);
+    expect(await countEvents(t, tenant.companyId)).toBe(eventsBefore);
+    expect((await get(tenant, `/public/v1/applications/${application.id}/history`)).json().pagination.totalElements).toBe(1);
+  });
+
+  it('guards with expectedStatus: 409 when the application is no longer there', async () => {
+    const { tenant, application } = await withApplication();
+    expect((await move(tenant, application.id, { status: 'IN_REVIEW', expectedStatus: 'ACTIVE' })).statusCode).toBe(200);
+    const eventsBefore = await countEvents(t, tenant.companyId);
+    const stale = await move(tenant, application.id, { status: 'INTERVIEW', expectedStatus: 'ACTIVE' });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toMatchObject({ error: 'CONFLICT', details: [{ field: 'expectedStatus', message: 'the application is in IN_REVIEW' }] });
+    // Even asking for the stage it is in: the caller's view is stale.
+    expect((await move(tenant, application.id, { status: 'IN_REVIEW', expectedStatus: 'ACTIVE' })).statusCode).toBe(409);
+    expect(await countEvents(t, tenant.companyId)).toBe(eventsBefore);
+    expect((await move(tenant, application.id, { status: 'INTERVIEW', expectedStatus: 'IN_REVIEW' })).statusCode).toBe(200);
+  });
+
+  it('lets exactly one of two concurrent moves with the same expectedStatus win', async () => {
+    const { tenant, application } = await withApplication();
+    const eventsBefore = await countEvents(t, tenant.companyId);
+    const [a, b] = await Promise.all([
+      move(tenant, application.id, { status: 'INTERVIEW', expectedStatus: 'ACTIVE' }),
+      move(tenant, application.id, { status: 'REJECTED', expectedStatus: 'ACTIVE' }),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    const winner = a.statusCode === 200 ? a.json() : b.json();
+    expect((await get(tenant, `/public/v1/applications/${application.id}`)).json().status).toBe(winner.status);
+    expect(await countEvents(t, tenant.companyId)).toBe(eventsBefore + 1);
+    expect((await get(tenant, `/public/v1/applications/${application.id}/history`)).json().pagination.totalElements).toBe(2);
+  });
+
+  it('serializes concurrent unguarded moves: each recorded with the true previous stage', async () => {
+    const { tenant, application } = await withApplication();
+    const results = await Promise.all(
+      ['IN_REVIEW', 'INTERVIEW', 'OFFER'].map((status) => move(tenant, application.id, { status })),
+    );
+    for (const res of results) expect(res.statusCode).toBe(200);
+    const history = (await get(tenant, `/public/v1/applications/${application.id}/history?size=100`)).json().data.reverse();
+    expect(history).toHaveLength(4);
+    for (let i = 1; i < history.length; i++) expect(history[i].fromStatus).toBe(history[i - 1].toStatus);
+    const events = await eventsOf(t, tenant.companyId, 'application.status_changed');
+    expect(events).toHaveLength(3);
+  });
+
+  it('answers 422 for an unknown stage, a missing status or unknown fields', async () => {
+    const { tenant, application } = await withApplication();
+    const unknown = await move(tenant, application.id, { status: 'PROMOTED' });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json()).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'status', message: expect.stringContaining('IN_REVIEW') }] });
+    expect((await move(tenant, application.id, {})).json().details).toEqual([{ field: 'status', message: 'is required' }]);
+    expect((await move(tenant, application.id, { status: 'HIRED', note: 'x' })).json().details).toEqual([
+      { field: 'note', message: 'is not a known field' },
+    ]);
+    expect((await move(tenant, application.id, { status: 'HIRED', expectedStatus: 'NEW' })).statusCode).toBe(422);
+    expect(await countEvents(t, tenant.companyId, 'application.status_changed')).toBe(0);
+  });
+
+  it('answers 404 for an unknown id or another company\'s application, 400 for malformed JSON', async () => {
+    const { tenant, application } = await withApplication();
+    const other = await t.tenant();
+    expect((await move(tenant, UNKNOWN_ID, { status: 'HIRED' })).statusCode).toBe(404);
+    const foreign = await move(other, application.id, { status: 'HIRED' });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error).toBe('NOT_FOUND');
+    const malformed = await t.app.inject({
+      method: 'PATCH',
+      url: `/public/v1/applications/${application.id}/status`,
+      headers: { ...tenant.headers, 'content-type': 'application/json' },
+      payload: '{"status": HIRED}',
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({ status: 400, error: 'BAD_REQUEST' });
+    expect((await get(tenant, `/public/v1/applications/${application.id}`)).json().status).toBe('ACTIVE');
+  });
+});
+
+describe('GET /public/v1/applications/{id}/history', () => {
+  it('lists every stage entered, newest first, the submission last', async () => {
+    const { tenant, application } = await withApplication();
+    t.clock.advance(1000);
+    await move(tenant, application.id, { status: 'IN_REVIEW' });
+    t.clock.advance(1000);
+    await move(tenant, application.id, { status: 'REJECTED', reason: 'Position filled' });
+    const res = await get(tenant, `/public/v1/applications/${application.id}/history`);
+    expect(res.statusCode).toBe(200);
+    const { data, pagination } = res.json();
+    expect(pagination).toEqual({ page: 0, size: 20, totalElements: 3, totalPages: 1 });
+    expect(data.map((h: { fromStatus: string | null; toStatus: string }) => [h.fromStatus, h.toStatus])).toEqual([
+      ['IN_REVIEW', 'REJECTED'],
+      ['ACTIVE', 'IN_REVIEW'],
+      [null, 'ACTIVE'],
+    ]);
+    expect(data[0]).toMatchObject({ applicationId: application.id, reason: 'Position filled', changedByApiKeyId: expect.any(String) });
+    expect(data[2].changedAt).toBe(application.appliedAt);
+  });
+
+  it('answers 404 for an unknown id and for another company\'s application', async () => {
+    const { application } = await withApplication();
+    const other = await t.tenant();
+    expect((await get(other, `/public/v1/applications/${application.id}/history`)).statusCode).toBe(404);
+    expect((await get(other, `/public/v1/applications/${UNKNOWN_ID}/history`)).statusCode).toBe(404);
+  });
+});
+
+describe('scopes', () => {
+  it('requires applications:read to read and applications:write to submit and move (403 naming the scope)', async () => {
+    const { tenant, listingId, application } = await withApplication();
+    const reader = { ...tenant, headers: { 'x-api-key': await t.keyFor(tenant.companyId, ['applications:read']) } };
+    const writer = { ...tenant, headers: { 'x-api-key': await t.keyFor(tenant.companyId, ['applications:write']) } };
+
+    for (const url of [
+      '/public/v1/applications',
+      `/public/v1/applications/${application.id}`,
+      `/public/v1/applications/${application.id}/history`,
+    ]) {
+      const res = await get(writer, url);
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ error: 'FORBIDDEN', details: [{ field: 'scope', message: 'requires applications:read' }] });
+      expect((await get(reader, url)).statusCode).toBe(200);
+    }
+
+    const submitted = await submit(reader, { jobListingId: listingId, candidate: applicant('scoped@example.com') });
+    expect(submitted.statusCode).toBe(403);
+    expect(submitted.json().details).toEqual([{ field: 'scope', message: 'requires applications:write' }]);
+    const moved = await move(reader, application.id, { status: 'HIRED' });
+    expect(moved.statusCode).toBe(403);
+    expect(moved.json().message).toMatch(/applications:write/);
+
+    expect((await submit(writer, { jobListingId: listingId, candidate: applicant('scoped@example.com') })).statusCode).toBe(201);
+    expect((await move(writer, application.id, { status: 'HIRED' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/public/v1/applications' })).statusCode).toBe(401);
+  });
+});
