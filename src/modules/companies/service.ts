@@ -47,9 +47,7 @@ export async function createCompany(
   const name = input.name?.trim() ?? '';
   if (name.length < 1 || name.length > 200) details.push({ field: 'name', message: 'must be 1 to 200 characters' });
   const defaultLanguage = canonicalLanguage(input.defaultLanguage ?? 'en');
-  if (!defaultLanguage) {
-    details.push({ field: 'defaultLanguage', message: LANGUAGE_PROBLEM });
-  }
+  if (!defaultLanguage) details.push({ field: 'defaultLanguage', message: LANGUAGE_PROBLEM });
   if (details.length > 0 || !defaultLanguage) throw new ValidationError(details);
   const now = ctx.clock.now();
   const row: CompanyRow = {
