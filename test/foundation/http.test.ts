@@ -9,6 +9,7 @@ import { principalOf } from '../../src/http/auth.ts';
 import { limitOffset, PageQuery, Paginated, toPage } from '../../src/http/pagination.ts';
 import { listApiKeys } from '../../src/modules/api-keys/service.ts';
 import { apiKeys } from '../../src/modules/api-keys/tables.ts';
+import { expectErrorEnvelope } from '../helpers/envelope.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -67,14 +68,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function expectEnvelope(res: { json(): unknown }, status: number, error: string, path: string) {
-  const body = res.json() as Record<string, unknown>;
-  expect(body).toMatchObject({ status, error, path });
-  expect(typeof body.message).toBe('string');
-  expect(new Date(body.timestamp as string).toISOString()).toBe(body.timestamp);
-  return body;
-}
-
 function postPeople(payload: string, contentType = 'application/json') {
   return t.app.inject({ method: 'POST', url: '/test/people', headers: { 'content-type': contentType }, payload });
 }
@@ -92,14 +85,12 @@ describe('error envelope', () => {
 
   it('answers malformed JSON with 400 BAD_REQUEST', async () => {
     const res = await postPeople('{"name": "ada", ');
-    expect(res.statusCode).toBe(400);
-    expect(expectEnvelope(res, 400, 'BAD_REQUEST', '/test/people').message).toBe('Malformed JSON body');
+    expect(expectErrorEnvelope(res, 400, 'BAD_REQUEST', '/test/people').message).toBe('Malformed JSON body');
   });
 
   it('answers a body over 1 MB with 413 PAYLOAD_TOO_LARGE', async () => {
     const res = await postPeople(JSON.stringify({ ...validPerson, name: 'a'.repeat(1024 * 1024) }));
-    expect(res.statusCode).toBe(413);
-    expect(expectEnvelope(res, 413, 'PAYLOAD_TOO_LARGE', '/test/people').message).toMatch(/larger than 1 MB/);
+    expect(expectErrorEnvelope(res, 413, 'PAYLOAD_TOO_LARGE', '/test/people').message).toMatch(/larger than 1 MB/);
   });
 
   it('answers a body that is not JSON with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
@@ -110,7 +101,7 @@ describe('error envelope', () => {
     ]) {
       const res = await postPeople(payload, contentType);
       expect(res.statusCode, contentType).toBe(415);
-      expect(expectEnvelope(res, 415, 'UNSUPPORTED_MEDIA_TYPE', '/test/people').message).toMatch(/must be JSON/);
+      expect(expectErrorEnvelope(res, 415, 'UNSUPPORTED_MEDIA_TYPE', '/test/people').message).toMatch(/must be JSON/);
     }
   });
 
@@ -122,21 +113,19 @@ describe('error envelope', () => {
     ] as const) {
       const res = await t.app.inject({ method, url });
       expect(res.statusCode, url).toBe(404);
-      expectEnvelope(res, 404, 'NOT_FOUND', url.split('?')[0]);
+      expectErrorEnvelope(res, 404, 'NOT_FOUND', url.split('?')[0]);
     }
   });
 
   it('answers a URL that does not decode with the 400 envelope', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/public/v1/sectors/%zz' });
-    expect(res.statusCode).toBe(400);
-    expectEnvelope(res, 400, 'BAD_REQUEST', '/public/v1/sectors/%zz');
+    expectErrorEnvelope(res, 400, 'BAD_REQUEST', '/public/v1/sectors/%zz');
     expect(res.headers['x-request-id']).toMatch(UUID);
   });
 
   it('answers a server fault with 500 INTERNAL_ERROR and no internals', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/test/boom' });
-    expect(res.statusCode).toBe(500);
-    const body = expectEnvelope(res, 500, 'INTERNAL_ERROR', '/test/boom');
+    const body = expectErrorEnvelope(res, 500, 'INTERNAL_ERROR', '/test/boom');
     expect(body.message).toBe('Internal server error');
     expect(Object.keys(body).sort()).toEqual(['error', 'message', 'path', 'status', 'timestamp']);
     expect(res.body).not.toContain('hunter2');
@@ -148,8 +137,7 @@ describe('error envelope', () => {
 describe('validation', () => {
   it('answers 422 with one details entry per failing field: unknown, missing and mistyped fields', async () => {
     const res = await postPeople(JSON.stringify({ name: 'A', age: '36', nicknames: ['x', 7], role: 'admin' }));
-    expect(res.statusCode).toBe(422);
-    const body = expectEnvelope(res, 422, 'VALIDATION_ERROR', '/test/people');
+    const body = expectErrorEnvelope(res, 422, 'VALIDATION_ERROR', '/test/people');
     const details = body.details as Array<{ field: string; message: string }>;
     // "A" breaks both minLength and pattern: still one entry for the field.
     expect(details.map((detail) => detail.field).sort()).toEqual(['age', 'email', 'name', 'nicknames[1]', 'role']);
@@ -163,8 +151,7 @@ describe('validation', () => {
   it('names the query parameter that fails', async () => {
     const { headers } = await t.tenant();
     const res = await t.app.inject({ method: 'GET', url: '/test/keys?size=abc', headers });
-    expect(res.statusCode).toBe(422);
-    expect(expectEnvelope(res, 422, 'VALIDATION_ERROR', '/test/keys').details).toEqual([
+    expect(expectErrorEnvelope(res, 422, 'VALIDATION_ERROR', '/test/keys').details).toEqual([
       { field: 'size', message: expect.any(String) },
     ]);
   });
@@ -217,8 +204,7 @@ describe('health', () => {
     try {
       await other.database.close();
       const ready = await other.app.inject({ method: 'GET', url: '/readyz' });
-      expect(ready.statusCode).toBe(503);
-      expectEnvelope(ready, 503, 'SERVICE_UNAVAILABLE', '/readyz');
+      expectErrorEnvelope(ready, 503, 'SERVICE_UNAVAILABLE', '/readyz');
       expect((await other.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     } finally {
       await other.close();
@@ -273,7 +259,7 @@ describe('pagination', () => {
     for (const [query, field] of cases) {
       const res = await list(`?${query}`);
       expect(res.statusCode, query).toBe(422);
-      const details = expectEnvelope(res, 422, 'VALIDATION_ERROR', '/test/keys').details as Array<{ field: string }>;
+      const details = expectErrorEnvelope(res, 422, 'VALIDATION_ERROR', '/test/keys').details as Array<{ field: string }>;
       expect(details.map((detail) => detail.field), query).toEqual([field]);
     }
   });
