@@ -9,7 +9,7 @@ import type { Clock } from './shared/clock.ts';
 import type { ServiceContext } from './shared/context.ts';
 import { registerAuth } from './http/auth.ts';
 import { ErrorEnvelope } from './http/error-envelope.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { registerHttpsOnly } from './http/https.ts';
@@ -69,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
       redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
     },
     genReqId: generateRequestId,
+    frameworkErrors: frameworkErrorHandler,
     bodyLimit: BODY_LIMIT_BYTES,
     // Behind a TLS-terminating proxy X-Forwarded-* tells the real scheme and client.
     trustProxy: deps.config.mode === 'production',

@@ -1,6 +1,7 @@
 // Entry: load settings, open and migrate the database, build the app, listen, shut down cleanly.
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { DatabaseConnectError } from './db/client.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
 import { startDatabase } from './db/start.ts';
 import { seedDemoIfEmpty } from './modules/demo/seed-demo.ts';
@@ -13,6 +14,41 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, database, clock });
   app.addHook('onClose', async () => database.close());
 
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    // Stops accepting connections, lets in-flight requests finish, then closes the database
+    // (which releases the embedded data directory's lock).
+    const forced = setTimeout(() => {
+      console.error('Shutdown took longer than 10 s; exiting anyway.');
+      process.exit(1);
+    }, 10_000).unref();
+    try {
+      await app.close();
+      process.exitCode = 0;
+    } catch (error) {
+      console.error('Shutdown failed:', error);
+      process.exitCode = 1;
+    } finally {
+      clearTimeout(forced);
+      process.exit();
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close(); // releases the database (and the embedded lock) before exiting
+    throw error;
+  }
+  app.log.info(`API reference at ${config.baseUrl}/docs`);
+
+  // After listen, so the key is printed only when the server really serves: a start that fails
+  // (say, on a busy port) must not use up the one-time key.
   if (config.seedDemo) {
     const demo = await seedDemoIfEmpty({ db: database.db, clock });
     if (demo) {
@@ -32,31 +68,13 @@ async function main(): Promise<void> {
       );
     }
   }
-
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    // Stops accepting connections, lets in-flight requests finish, then closes the database.
-    const forced = setTimeout(() => process.exit(1), 10_000).unref();
-    try {
-      await app.close();
-    } finally {
-      clearTimeout(forced);
-      process.exit(0);
-    }
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-
-  await app.listen({ port: config.port, host: config.host });
-  app.log.info(`API reference at ${config.baseUrl}/docs`);
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof DatabaseConnectError) {
     console.error(`Cannot start: ${error.message}`);
+  } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    console.error(`Cannot start: ${(error as Error).message}. Another program uses that port: set PORT to a free one.`);
   } else {
     console.error('Cannot start:', error);
   }

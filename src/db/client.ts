@@ -17,6 +17,11 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
+/** The PostgreSQL server of DATABASE_URL is unreachable or refuses the connection. */
+export class DatabaseConnectError extends Error {
+  override name = 'DatabaseConnectError';
+}
+
 export interface Database {
   readonly kind: 'embedded' | 'postgres';
   readonly db: Db;
@@ -86,8 +91,16 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Data
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   // Fail fast on a wrong URL rather than at the first request.
-  const probe = await pool.connect();
-  probe.release();
+  try {
+    (await pool.connect()).release();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    const url = new URL(databaseUrl); // named without its credentials
+    throw new DatabaseConnectError(
+      `Cannot connect to PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname} (DATABASE_URL): ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
   return {
     kind: 'postgres',
     db: drizzlePg(pool) as unknown as Db,
@@ -107,7 +120,8 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Data
       await pool.query('select 1');
     },
     async close() {
-      await pool.end();
+      // Closing twice is harmless, as for the embedded database (pg's end() throws the second time).
+      if (!pool.ended) await pool.end();
     },
   };
 }

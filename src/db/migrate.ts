@@ -1,6 +1,6 @@
 // Applies the SQL files in ./migrations in name order, each once, each in its own transaction.
 // Migrations are plain SQL written by hand, so reviewers read exactly what runs; the Drizzle
-// table definitions in each module mirror them (test/schema-drift.test.ts keeps the two honest).
+// table definitions in each module mirror them (test/foundation/schema-drift.test.ts keeps the two honest).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';

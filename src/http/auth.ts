@@ -52,11 +52,16 @@ export function registerAuth(app: FastifyInstance, ctx: ServiceContext): void {
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
     if (!auth) return;
-    const schema = (route.schema ??= {}) as Record<string, unknown>;
-    schema.security = [{ [API_KEY_SCHEME]: auth.scope ? [auth.scope] : [] }];
+    // A new schema object rather than edits in place: Fastify gives a GET route's HEAD twin the
+    // same schema object, and editing it twice would repeat the scope note.
+    const schema = (route.schema ?? {}) as Record<string, unknown>;
     const scopeNote = auth.scope ? `Requires scope \`${auth.scope}\`.` : 'Any valid API key.';
-    schema.description = schema.description ? `${schema.description}\n\n${scopeNote}` : scopeNote;
-    schema.response = { ...errorResponses(auth.scope ? [401, 403, 500] : [401, 500]), ...(schema.response as object) };
+    route.schema = {
+      ...schema,
+      security: [{ [API_KEY_SCHEME]: auth.scope ? [auth.scope] : [] }],
+      description: schema.description ? `${schema.description}\n\n${scopeNote}` : scopeNote,
+      response: { ...errorResponses(auth.scope ? [401, 403, 429] : [401, 429]), ...(schema.response as object) },
+    };
     const existing = route.onRequest ? [route.onRequest].flat() : [];
     route.onRequest = [authenticate(ctx, auth), ...existing];
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../src/modules/api-keys/service.ts';
 import { generateApiKey } from '../../src/modules/api-keys/key-format.ts';
+import { expectErrorEnvelope } from '../helpers/envelope.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 import { DAY_MS } from '../helpers/clock.ts';
 
@@ -14,18 +15,11 @@ function get(url: string, headers: Record<string, string> = {}) {
   return t.app.inject({ method: 'GET', url, headers });
 }
 
-function expectEnvelope(body: Record<string, unknown>, status: number, error: string, path: string) {
-  expect(body).toMatchObject({ status, error, path });
-  expect(typeof body.message).toBe('string');
-  expect(new Date(body.timestamp as string).toISOString()).toBe(body.timestamp);
-}
-
 describe('API key authentication', () => {
   it('refuses a request without a key with 401, the envelope and WWW-Authenticate', async () => {
     const res = await get('/public/v1/enums');
-    expect(res.statusCode).toBe(401);
+    expectErrorEnvelope(res, 401, 'UNAUTHORIZED', '/public/v1/enums');
     expect(res.headers['www-authenticate']).toMatch(/X-API-Key/);
-    expectEnvelope(res.json(), 401, 'UNAUTHORIZED', '/public/v1/enums');
   });
 
   it('refuses a malformed key and a well-formed key that does not exist', async () => {

@@ -1,13 +1,40 @@
-// Migrations are hand-written SQL and each module mirrors them in Drizzle tables.ts; this test
-// keeps the two honest: every Drizzle column exists in the migrated database with the same
-// nullability and a compatible type.
-import { readdirSync, existsSync } from 'node:fs';
+// Migrations are hand-written SQL; each module's Drizzle tables.ts must mirror them. This compares
+// every table declared in src/modules/*/tables.ts with the migrated database: each declared column
+// exists there with the same type and nullability. (The database may hold more, e.g. indexes or
+// columns only raw SQL reads.)
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { is, sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/test-app.ts';
+
+const MODULES_DIR = fileURLToPath(new URL('../../src/modules', import.meta.url));
+
+/** Spells a type the way both sides can agree on (Drizzle writes varchar, PostgreSQL character varying). */
+function normalizeType(type: string): string {
+  return type
+    .replace(/^character varying/, 'varchar')
+    .replace(/^character\(/, 'char(')
+    .replace(/^bigserial$/, 'bigint')
+    .replace(/^serial$/, 'integer')
+    .replace(/,\s+/g, ',');
+}
+
+async function declaredTables() {
+  const tables = [];
+  for (const module of readdirSync(MODULES_DIR)) {
+    const file = join(MODULES_DIR, module, 'tables.ts');
+    if (!existsSync(file)) continue;
+    const exports = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    for (const value of Object.values(exports)) {
+      if (is(value, PgTable)) tables.push({ module, config: getTableConfig(value) });
+    }
+  }
+  return tables;
+}
 
 let testDb: TestDatabase;
 beforeAll(async () => {
@@ -15,50 +42,35 @@ beforeAll(async () => {
 });
 afterAll(async () => testDb.drop());
 
-const MODULES_DIR = join(import.meta.dirname, '../../src/modules');
-
-async function drizzleTables(): Promise<PgTable[]> {
-  const tables: PgTable[] = [];
-  for (const module of readdirSync(MODULES_DIR)) {
-    const file = join(MODULES_DIR, module, 'tables.ts');
-    if (!existsSync(file)) continue;
-    for (const value of Object.values(await import(file))) if (value instanceof PgTable) tables.push(value);
-  }
-  return tables;
-}
-
-it('every Drizzle column matches the migrated schema', async () => {
-  const columns = await queryRows<{ table_name: string; column_name: string; is_nullable: string; udt_name: string }>(
+it('every Drizzle table matches the migrated database: columns, types, nullability', async () => {
+  const rows = await queryRows<{ table_name: string; column_name: string; type: string; not_null: boolean }>(
     testDb.database.db,
-    sql`select table_name, column_name, is_nullable, udt_name from information_schema.columns where table_schema = 'public'`,
+    sql`select c.relname as table_name, a.attname as column_name,
+               format_type(a.atttypid, a.atttypmod) as type, a.attnotnull as not_null
+        from pg_attribute a
+        join pg_class c on c.oid = a.attrelid
+        join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped`,
   );
-  const byKey = new Map(columns.map((c) => [`${c.table_name}.${c.column_name}`, c]));
-  const tables = await drizzleTables();
-  expect(tables.length).toBeGreaterThan(3);
+  const inDatabase = new Map(rows.map((row) => [`${row.table_name}.${row.column_name}`, row]));
+
+  const tables = await declaredTables();
+  expect(tables.length).toBeGreaterThanOrEqual(5);
   const problems: string[] = [];
-  for (const table of tables) {
-    const config = getTableConfig(table);
+  for (const { module, config } of tables) {
     for (const column of config.columns) {
-      const key = `${config.name}.${column.name}`;
-      const actual = byKey.get(key);
+      const name = `${config.name}.${column.name}`;
+      const actual = inDatabase.get(name);
       if (!actual) {
-        problems.push(`${key} is not in the database`);
+        problems.push(`${module}/tables.ts declares ${name}, which no migration creates`);
         continue;
       }
-      if ((actual.is_nullable === 'NO') !== column.notNull) problems.push(`${key} nullability differs`);
-      const declared = column.getSQLType().replace(/\(.*\)/, '').replace('[]', '');
-      const udt = actual.udt_name.replace(/^_/, '');
-      const same =
-        declared === udt ||
-        (declared === 'timestamp with time zone' && udt === 'timestamptz') ||
-        (declared === 'timestamp' && udt === 'timestamp') ||
-        (declared === 'integer' && udt === 'int4') ||
-        (declared === 'bigint' && udt === 'int8') ||
-        (declared === 'boolean' && udt === 'bool') ||
-        (declared === 'double precision' && udt === 'float8') ||
-        (declared === 'real' && udt === 'float4') ||
-        (declared === 'smallint' && udt === 'int2');
-      if (!same) problems.push(`${key}: Drizzle says ${declared}, database has ${actual.udt_name}`);
+      const declaredType = normalizeType(column.getSQLType());
+      const actualType = normalizeType(actual.type);
+      if (declaredType !== actualType) problems.push(`${name}: tables.ts says ${declaredType}, the database ${actualType}`);
+      if (column.notNull !== actual.not_null) {
+        problems.push(`${name}: tables.ts says ${column.notNull ? 'NOT NULL' : 'nullable'}, the database the opposite`);
+      }
     }
   }
   expect(problems).toEqual([]);

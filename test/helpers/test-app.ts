@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import { buildApp, type AppInstance } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/client.ts';
+import { startDatabase } from '../../src/db/start.ts';
 import type { ServiceContext } from '../../src/shared/context.ts';
 import { createApiKey } from '../../src/modules/api-keys/service.ts';
 import { ALL_SCOPES, type Scope } from '../../src/modules/api-keys/scopes.ts';
@@ -56,6 +57,8 @@ export interface Tenant {
 export interface TestApp {
   app: AppInstance;
   database: Database;
+  /** PostgreSQL: this file's own database, for child processes (CLI, server) on the same data. */
+  databaseUrl: string | undefined;
   clock: TestClock;
   ctx: ServiceContext;
   config: Config;
@@ -66,11 +69,27 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const testDb = await openTestDatabase();
+export interface TestAppOptions {
+  /** Adds test-only routes or hooks before the app is ready (error and pagination tests). */
+  configure?: (app: AppInstance) => void | Promise<void>;
+  /**
+   * Opens this embedded data directory (taking its lock, migrating it if needed) instead of a
+   * copy of the template: to look at what a child process (the CLI) wrote there.
+   */
+  dataDir?: string;
+}
+
+async function openDataDir(dataDir: string): Promise<TestDatabase> {
+  const database = await startDatabase(loadConfig({ DATA_DIR: dataDir }));
+  return { database, url: undefined, drop: () => database.close() };
+}
+
+export async function buildTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  const testDb = options.dataDir ? await openDataDir(options.dataDir) : await openTestDatabase();
   const config = loadConfig({ LOG_LEVEL: 'silent', WEBHOOK_ALLOW_LOCAL: 'true', SEED_DEMO: 'false', ...env });
   const clock = new TestClock();
   const app = await buildApp({ config, database: testDb.database, clock });
+  await options.configure?.(app);
   await app.ready();
   const ctx: ServiceContext = { db: testDb.database.db, clock };
 
@@ -80,6 +99,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
   return {
     app,
     database: testDb.database,
+    databaseUrl: testDb.url,
     clock,
     ctx,
     config,

@@ -15,9 +15,14 @@ export interface DemoSeed {
 }
 
 export async function seedDemoIfEmpty(ctx: ServiceContext): Promise<DemoSeed | null> {
-  if ((await countCompanies(ctx.db)) > 0) return null;
-  const company = await createCompany(ctx, { name: 'Demo Company' });
-  const apiKey = await createApiKey(ctx, { companyId: company.id, label: 'Demo key (all scopes)', scopes: ALL_SCOPES });
-  const pipeline = await seedDemoPipeline(ctx, company.id);
-  return { company, apiKey, pipeline };
+  // One transaction: a start stopped half-way must not leave a demo company without its key
+  // (the next start would see a company and never print a key).
+  return ctx.db.transaction(async (tx) => {
+    const txCtx = { ...ctx, db: tx };
+    if ((await countCompanies(tx)) > 0) return null;
+    const company = await createCompany(txCtx, { name: 'Demo Company' });
+    const apiKey = await createApiKey(txCtx, { companyId: company.id, label: 'Demo key (all scopes)', scopes: ALL_SCOPES });
+    const pipeline = await seedDemoPipeline(txCtx, company.id);
+    return { company, apiKey, pipeline };
+  });
 }

@@ -1,0 +1,229 @@
+// Operator commands: `npm run -s cli -- <command> [options]`. Results are JSON on stdout; errors go
+// to stderr with a non-zero exit (2: wrong arguments, 1: the command failed). Commands open the
+// same database as the server: PostgreSQL when DATABASE_URL is set, else the embedded one in
+// DATA_DIR, which works while the server is stopped and is refused while a server holds it.
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { DataDirLockedError } from './db/embedded-lock.ts';
+import { ALL_SCOPES } from './modules/api-keys/scopes.ts';
+import type { ServiceContext } from './shared/context.ts';
+import { DomainError } from './shared/errors.ts';
+
+// The database layer and the services are imported inside the commands (`await import`): loading
+// them takes most of a second, and help or a mistyped option should answer at once.
+
+type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+interface Command {
+  /** The options part of the usage line. */
+  usage: string;
+  summary: string;
+  options: ParseArgsOptionsConfig;
+  /** Returns what to print as JSON (nothing for undefined). */
+  run(values: Values, config: Config): Promise<unknown>;
+}
+
+/** Wrong arguments: explained, with the command's usage line, exit code 2. */
+class UsageError extends Error {}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function required(values: Values, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function optional(values: Values, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function requiredId(values: Values, name: string): string {
+  const value = required(values, name);
+  if (!UUID.test(value)) throw new UsageError(`--${name} must be an id (a UUID), got "${value}"`);
+  return value;
+}
+
+/** Opens the database as the server does (migrating it if needed), runs fn, closes it again. */
+async function withServices<T>(config: Config, fn: (ctx: ServiceContext) => Promise<T>): Promise<T> {
+  const { startDatabase } = await import('./db/start.ts');
+  const { systemClock } = await import('./shared/clock.ts');
+  const database = await startDatabase(config);
+  try {
+    return await fn({ db: database.db, clock: systemClock });
+  } finally {
+    await database.close();
+  }
+}
+
+const commands: Record<string, Command> = {
+  'company create': {
+    usage: '--name NAME [--default-language xx]',
+    summary: 'Create a company (a tenant). Prints the company.',
+    options: { name: { type: 'string' }, 'default-language': { type: 'string' } },
+    async run(values, config) {
+      const input = { name: required(values, 'name'), defaultLanguage: optional(values, 'default-language') };
+      const { createCompany } = await import('./modules/companies/service.ts');
+      return withServices(config, (ctx) => createCompany(ctx, input));
+    },
+  },
+
+  'api-key create': {
+    usage: '--company ID --scopes a,b --label LABEL [--expires-at ISO]',
+    summary: 'Create an API key (default lifetime one year). Prints it with rawKey: shown this once only.',
+    options: {
+      company: { type: 'string' },
+      scopes: { type: 'string' },
+      label: { type: 'string' },
+      'expires-at': { type: 'string' },
+    },
+    async run(values, config) {
+      const input = {
+        companyId: requiredId(values, 'company'),
+        scopes: required(values, 'scopes')
+          .split(',')
+          .map((scope) => scope.trim())
+          .filter(Boolean),
+        label: required(values, 'label'),
+        expiresAt: optional(values, 'expires-at'),
+      };
+      const { createApiKey } = await import('./modules/api-keys/service.ts');
+      return withServices(config, (ctx) => createApiKey(ctx, input));
+    },
+  },
+
+  'api-key revoke': {
+    usage: '--id ID',
+    summary: 'Revoke an API key: it fails with 401 from its next request on. Prints the key.',
+    options: { id: { type: 'string' } },
+    async run(values, config) {
+      const id = requiredId(values, 'id');
+      const { revokeApiKey } = await import('./modules/api-keys/service.ts');
+      return withServices(config, (ctx) => revokeApiKey(ctx, undefined, id));
+    },
+  },
+
+  'api-key list': {
+    usage: '--company ID',
+    summary: "List a company's API keys, newest first (revoked and expired ones with active false).",
+    options: { company: { type: 'string' } },
+    async run(values, config) {
+      const companyId = requiredId(values, 'company');
+      const { getCompany } = await import('./modules/companies/service.ts');
+      const { listApiKeys } = await import('./modules/api-keys/service.ts');
+      return withServices(config, async (ctx) => {
+        await getCompany(ctx, companyId); // an unknown company is an error, not an empty list
+        return listApiKeys(ctx, companyId);
+      });
+    },
+  },
+
+  migrate: {
+    usage: '',
+    summary: 'Apply pending database migrations. Prints the names applied (the server also migrates at start).',
+    options: {},
+    async run(_values, config) {
+      const { openDatabase } = await import('./db/client.ts');
+      const { migrate } = await import('./db/migrate.ts');
+      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      try {
+        return { applied: await migrate(database) };
+      } finally {
+        await database.close();
+      }
+    },
+  },
+
+  help: {
+    usage: '',
+    summary: 'Show this help.',
+    options: {},
+    async run() {
+      process.stdout.write(helpText());
+    },
+  },
+};
+
+function usageLine(name: string): string {
+  return `npm run -s cli -- ${name} ${commands[name].usage}`.trimEnd();
+}
+
+function helpText(): string {
+  const lines = Object.keys(commands).map((name) => `  ${usageLine(name)}\n      ${commands[name].summary}`);
+  return `Operator commands for the recruiting API.
+
+${lines.join('\n')}
+
+Results are JSON on stdout; errors go to stderr with a non-zero exit. Add --help to a command for its usage.
+Scopes: ${ALL_SCOPES.join(', ')}.
+Database: PostgreSQL when DATABASE_URL is set, else the embedded database in DATA_DIR (default ./data),
+which works only while no server runs on it.
+`;
+}
+
+/** "api-key create --label x" -> the command "api-key create" and its remaining arguments. */
+function findCommand(argv: string[]): { name: string; args: string[] } | undefined {
+  for (const words of [2, 1]) {
+    const name = argv.slice(0, words).join(' ');
+    if (argv.length >= words && Object.hasOwn(commands, name)) return { name, args: argv.slice(words) };
+  }
+  return undefined;
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') {
+    (argv.length === 0 ? process.stderr : process.stdout).write(helpText());
+    return argv.length === 0 ? 2 : 0;
+  }
+  const found = findCommand(argv);
+  if (!found) {
+    process.stderr.write(`Error: unknown command "${argv.slice(0, 2).join(' ')}"\n\n${helpText()}`);
+    return 2;
+  }
+  const command = commands[found.name];
+  try {
+    let values: Values;
+    try {
+      ({ values } = parseArgs({
+        args: found.args,
+        options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+        strict: true,
+        allowPositionals: false,
+      }));
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    if (values.help) {
+      process.stdout.write(`${usageLine(found.name)}\n    ${command.summary}\n`);
+      return 0;
+    }
+    const result = await command.run(values, loadConfig());
+    if (result !== undefined) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } catch (error) {
+    return report(error, found.name);
+  }
+}
+
+function report(error: unknown, name: string): number {
+  if (error instanceof UsageError) {
+    process.stderr.write(`Error: ${error.message}\nUsage: ${usageLine(name)}\n`);
+    return 2;
+  }
+  if (error instanceof DomainError) {
+    const details = (error.details ?? []).map((detail) => `\n  - ${detail.field}: ${detail.message}`).join('');
+    process.stderr.write(`Error: ${error.message}${details}\n`);
+  } else if (
+    error instanceof ConfigError ||
+    error instanceof DataDirLockedError ||
+    (error instanceof Error && error.name === 'DatabaseConnectError') // not imported: see above
+  ) {
+    process.stderr.write(`Error: ${error.message}\n`);
+  } else {
+    process.stderr.write(`Error: ${(error as Error)?.stack ?? String(error)}\n`);
+  }
+  return 1;
+}
+
+process.exitCode = await main(process.argv.slice(2));

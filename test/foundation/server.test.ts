@@ -1,0 +1,114 @@
+// The server as a newcomer runs it: `node src/server.ts` on an empty embedded data directory.
+// First start prints a demo key once and the printed curl line answers; SIGTERM shuts down cleanly
+// and releases the directory; a second server on a directory in use fails at once.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childEnv } from '../helpers/child-env.ts';
+
+const SERVER = fileURLToPath(new URL('../../src/server.ts', import.meta.url));
+
+interface ServerProcess {
+  child: ChildProcess;
+  output: { stdout: string; stderr: string };
+  exited: Promise<number | null>;
+  baseUrl: string;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
+
+const started: ServerProcess[] = [];
+
+async function startServer(dataDir: string): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [SERVER], {
+    env: childEnv({ DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: '', LOG_LEVEL: 'warn' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const server = { child, output, exited, baseUrl: `http://127.0.0.1:${port}` };
+  started.push(server);
+  return server;
+}
+
+/** Polls /readyz until it answers 200; fails early if the process exits instead. */
+async function waitUntilReady(server: ServerProcess): Promise<void> {
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null) {
+      throw new Error(`server exited with ${server.child.exitCode}: ${server.output.stderr}`);
+    }
+    const status = await fetch(`${server.baseUrl}/readyz`).then(
+      (res) => res.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`server not ready in time: ${server.output.stderr}`);
+}
+
+describe.skipIf(Boolean(process.env.DATABASE_URL))('server process on the embedded database', () => {
+  let dataDir: string;
+  const lockFile = () => join(dataDir, 'recruiting.lock');
+
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'recruiting-server-'));
+  });
+
+  afterAll(() => {
+    for (const server of started) if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints a demo key once on first start, whose curl line answers 200, and shuts down cleanly on SIGTERM', async () => {
+    const server = await startServer(dataDir);
+    await waitUntilReady(server);
+
+    const key = /API key: (rk_live_[0-9A-Za-z]+)/.exec(server.output.stdout)?.[1];
+    expect(key, server.output.stdout).toBeDefined();
+    const curl = new RegExp(`curl -H 'X-API-Key: ${key}' (\\S+)`).exec(server.output.stdout);
+    expect(curl?.[1]).toMatch(/\/public\/v1\/enums$/);
+    const res = await fetch(curl![1], { headers: { 'X-API-Key': key! } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toHaveProperty('PositionType');
+    expect(existsSync(lockFile())).toBe(true);
+
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(existsSync(lockFile())).toBe(false);
+  }, 60_000);
+
+  it('prints no key on a later start, and a second server on the same directory fails at once naming the first', async () => {
+    const server = await startServer(dataDir);
+    await waitUntilReady(server);
+    expect(server.output.stdout).not.toContain('API key');
+
+    const second = await startServer(dataDir);
+    expect(await second.exited).toBe(1);
+    expect(second.output.stderr).toContain(`in use by process ${server.child.pid}`);
+    expect(second.output.stdout).toBe('');
+
+    // The refused start leaves the running server and its lock alone.
+    expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
+    expect(existsSync(lockFile())).toBe(true);
+    server.child.kill('SIGINT');
+    expect(await server.exited).toBe(0);
+    expect(existsSync(lockFile())).toBe(false);
+  }, 60_000);
+});
