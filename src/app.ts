@@ -15,6 +15,8 @@ import { registerOpenApi } from './http/openapi.ts';
 import { generateRequestId, registerRequestId } from './http/request-id.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
 import { referenceDataRoutes, referenceDataSchemas } from './modules/reference-data/routes.ts';
+import { webhookRoutes } from './modules/webhooks/routes.ts';
+import { webhookSchemas } from './modules/webhooks/schemas.ts';
 
 export interface AppDeps {
   config: Config;
@@ -40,7 +42,7 @@ declare module 'fastify' {
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Schemas referenced by $ref from routes; each becomes a named OpenAPI component. */
-const SHARED_SCHEMAS = [ErrorEnvelope, ...referenceDataSchemas];
+const SHARED_SCHEMAS = [ErrorEnvelope, ...referenceDataSchemas, ...webhookSchemas];
 
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   const app = Fastify({
@@ -68,6 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   registerHealth(app, deps.database);
 
   await app.register(referenceDataRoutes);
+  await app.register(webhookRoutes);
 
   return app;
 }
