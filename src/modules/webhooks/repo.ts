@@ -57,6 +57,30 @@ export async function updateSubscription(
   return row;
 }
 
+/**
+ * Makes `secret` the signing secret and the current one the previous, in one statement (the
+ * right-hand sides see the row as it was), so two rotations at once cannot lose a secret that was
+ * already shown.
+ */
+export async function rotateSubscriptionSecret(
+  db: Db,
+  companyId: string,
+  id: string,
+  input: { secret: string; previousSecretExpiresAt: Date; now: Date },
+): Promise<SubscriptionRow | undefined> {
+  const [row] = await db
+    .update(webhookSubscriptions)
+    .set({
+      previousSecret: sql`${webhookSubscriptions.secret}`,
+      previousSecretExpiresAt: input.previousSecretExpiresAt,
+      secret: input.secret,
+      updatedAt: input.now,
+    })
+    .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.companyId, companyId)))
+    .returning();
+  return row;
+}
+
 export async function deleteSubscription(db: Db, companyId: string, id: string): Promise<boolean> {
   const rows = await db
     .delete(webhookSubscriptions)

@@ -16,6 +16,7 @@ import {
   listDeliveries,
   listSubscriptions,
   requeueDelivery,
+  rotateSubscriptionSecret,
   updateSubscription,
   type AttemptRow,
   type DeliveryRow,
@@ -199,14 +200,12 @@ export async function removeSubscription(ctx: ServiceContext, companyId: string,
 
 /** A new secret, shown once; the old one keeps signing (as a second signature) for 24 hours. */
 export async function rotateSecret(ctx: ServiceContext, companyId: string, id: string): Promise<SubscriptionWithSecret> {
-  const current = await subscriptionOrNotFound(ctx, companyId, id);
   const now = ctx.clock.now();
   const secret = generateSecret();
-  const row = await updateSubscription(ctx.db, companyId, id, {
+  const row = await rotateSubscriptionSecret(ctx.db, companyId, id, {
     secret,
-    previousSecret: current.secret,
     previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
-    updatedAt: now,
+    now,
   });
   if (!row) throw new NotFoundError('Webhook subscription');
   return { ...toView(row), secret };
