@@ -25,6 +25,8 @@ import { jobListingSchemas } from './modules/job-listings/schemas.ts';
 import { candidateRoutes, candidateSchemas } from './modules/candidates/routes.ts';
 import { applicationRoutes, applicationSchemas } from './modules/applications/routes.ts';
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
+import { webhookRoutes } from './modules/webhooks/routes.ts';
+import { webhookSchemas } from './modules/webhooks/schemas.ts';
 
 export interface AppDeps {
   config: Config;
@@ -57,6 +59,7 @@ const SHARED_SCHEMAS = [
   ...candidateSchemas,
   ...applicationSchemas,
   ...analyticsSchemas,
+  ...webhookSchemas,
 ];
 
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {
@@ -101,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   await app.register(candidateRoutes);
   await app.register(applicationRoutes);
   await app.register(analyticsRoutes);
+  await app.register(webhookRoutes);
 
   return app;
 }

@@ -15,6 +15,14 @@ export interface Config {
   mode: Mode;
   /** Allows http and loopback/private webhook addresses: tests and local development only. */
   webhookAllowLocal: boolean;
+  /** Run webhook delivery inside the server process (default: with the embedded database only). */
+  webhookWorkerInServer: boolean;
+  /** How often an idle delivery worker looks for new events and due retries. */
+  webhookPollMs: number;
+  /** How long a worker holds a delivery it is sending before another worker may take it over. */
+  webhookLeaseSeconds: number;
+  /** Webhooks one worker sends at the same time. */
+  webhookConcurrency: number;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
   /** Creates the demo company and key on an empty embedded database. */
@@ -109,6 +117,12 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     mode,
     webhookAllowLocal,
+    // PGlite is single-process: with the embedded database only the server itself can deliver.
+    webhookWorkerInServer: boolean(env, 'WEBHOOK_WORKER_IN_SERVER', databaseUrl === undefined),
+    webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 60_000),
+    // Keep it above the 10 s send timeout, or a slow receiver may get a second copy.
+    webhookLeaseSeconds: integer(env, 'WEBHOOK_LEASE_SECONDS', 60, 1, 3600),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 10, 1, 200),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined && mode === 'development'),
     tls: tlsFiles(env),

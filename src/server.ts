@@ -5,6 +5,7 @@ import { DatabaseConnectError } from './db/client.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
 import { startDatabase } from './db/start.ts';
 import { seedDemoIfEmpty } from './modules/demo/seed-demo.ts';
+import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
 import { systemClock } from './shared/clock.ts';
 
 async function main(): Promise<void> {
@@ -12,7 +13,15 @@ async function main(): Promise<void> {
   const database = await startDatabase(config);
   const clock = systemClock;
   const app = await buildApp({ config, database, clock });
-  app.addHook('onClose', async () => database.close());
+  // One command gives a complete service: with the embedded database (single-process) the server
+  // delivers webhooks itself; on PostgreSQL run `npm run worker` processes instead, or as well.
+  const webhookWorker = config.webhookWorkerInServer
+    ? startWebhookWorker({ database, config, clock, log: app.log })
+    : undefined;
+  app.addHook('onClose', async () => {
+    await webhookWorker?.stop();
+    await database.close();
+  });
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -1,0 +1,20 @@
+// The event catalogue (decisions.md): the names a subscription may list. `ping` is sent only by
+// POST /webhooks/{id}/test, to that one subscription.
+export const WEBHOOK_EVENT_TYPES = [
+  'application.created',
+  'application.status_changed',
+  'candidate.created',
+  'job_listing.created',
+  'job_listing.updated',
+  'job_listing.published',
+  'job_listing.closed',
+  'job_listing.archived',
+  'job_listing.deleted',
+  'ping',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export function isWebhookEventType(value: string): value is WebhookEventType {
+  return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
+}

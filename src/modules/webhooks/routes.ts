@@ -1,0 +1,209 @@
+import { Type } from 'typebox';
+import type { AppInstance } from '../../app.ts';
+import { principalOf } from '../../http/auth.ts';
+import { errorResponses } from '../../http/error-envelope.ts';
+import { PageQuery, Paginated } from '../../http/pagination.ts';
+import { WEBHOOK_EVENT_TYPES } from './events.ts';
+import { CreateWebhookBody, UpdateWebhookBody } from './schemas.ts';
+import {
+  createSubscription,
+  getSubscription,
+  listDeliveriesPage,
+  listSubscriptionsPage,
+  redeliver,
+  removeSubscription,
+  rotateSecret,
+  sendTestPing,
+  updateSubscriptionSettings,
+} from './service.ts';
+import { createWebhookTransport } from './transport.ts';
+
+const tags = ['Webhooks'];
+const auth = { scope: 'webhooks:manage' as const };
+const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+const DeliveryParams = Type.Object({ id: Type.String({ format: 'uuid' }), deliveryId: Type.String({ format: 'uuid' }) });
+
+const CATALOGUE = `Events: ${WEBHOOK_EVENT_TYPES.map((name) => `\`${name}\``).join(', ')}.`;
+
+const DELIVERY_NOTES = `Each event is POSTed as JSON \`{ id, type, timestamp, companyId, data }\` and signed the
+[Standard Webhooks](https://www.standardwebhooks.com) way: headers \`webhook-id\` (the event id, the same on every
+retry: deduplicate by it), \`webhook-timestamp\` and \`webhook-signature\`. Delivery is at least once, with no
+ordering promise. A 2xx answer is success; anything else, no answer within 10 s, or a redirect (never followed) is
+retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (each +-20%). 410 Gone switches the subscription off at
+once, as do 5 days of failures in a row.`;
+
+const unreachable = {
+  ...Type.Ref('ErrorEnvelope'),
+  description:
+    'WEBHOOK_UNREACHABLE: no HTTP answer came (connection refused, timeout, TLS failure, address not allowed); the message names the kind of failure',
+};
+
+export async function webhookRoutes(app: AppInstance): Promise<void> {
+  const transport = createWebhookTransport({ allowLocal: app.deps.config.webhookAllowLocal });
+  app.addHook('onClose', async () => transport.close());
+
+  app.post(
+    '/public/v1/webhooks',
+    {
+      config: { auth },
+      schema: {
+        tags,
+        summary: 'Create a webhook subscription',
+        description: `Answers the subscription with its signing \`secret\`, shown only this once.\n\n${CATALOGUE}\n\n${DELIVERY_NOTES}`,
+        body: CreateWebhookBody,
+        response: { 201: Type.Ref('WebhookSubscriptionWithSecret'), ...errorResponses([400, 415, 422]) },
+      },
+    },
+    async (request, reply) => {
+      const created = await createSubscription(app.ctx, transport, principalOf(request).companyId, request.body);
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.get(
+    '/public/v1/webhooks',
+    {
+      config: { auth },
+      schema: {
+        tags,
+        summary: 'List webhook subscriptions',
+        querystring: Type.Object(PageQuery),
+        response: { 200: Paginated(Type.Ref('WebhookSubscription')), ...errorResponses([422]) },
+      },
+    },
+    async (request) => listSubscriptionsPage(app.ctx, principalOf(request).companyId, request.query),
+  );
+
+  app.get(
+    '/public/v1/webhooks/:id',
+    {
+      config: { auth },
+      schema: {
+        tags,
+        summary: 'Get a webhook subscription',
+        params: IdParams,
+        response: { 200: Type.Ref('WebhookSubscription'), ...errorResponses([404, 422]) },
+      },
+    },
+    async (request) => getSubscription(app.ctx, principalOf(request).companyId, request.params.id),
+  );
+
+  app.patch(
+    '/public/v1/webhooks/:id',
+    {
+      config: { auth },
+      schema: {
+        tags,
+        summary: 'Update a webhook subscription',
+        description:
+          'Changes url, events or active (merge). Setting active to true switches a subscription back on, including ' +
+          'one the service switched off, and resumes the retries still pending. Events that occur while a ' +
+          'subscription is inactive are not delivered to it.',
+        params: IdParams,
+        body: UpdateWebhookBody,
+        response: { 200: Type.Ref('WebhookSubscription'), ...errorResponses([400, 404, 415, 422]) },
+      },
+    },
+    async (request) =>
+      updateSubscriptionSettings(app.ctx, transport, principalOf(request).companyId, request.params.id, request.body),
+  );
+
+  app.delete(
+    '/public/v1/webhooks/:id',
+    {
+      config: { auth },
+      schema: {
+        tags,
+        summary: 'Delete a webhook subscription',
+        description: 'Deletes the subscription and its delivery log; nothing more is sent to it.',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses([404, 422]) },
+      },
+    },
+    async (request, reply) => {
+      await removeSubscription(app.ctx, principalOf(request).companyId, request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/public/v1/webhooks/:id/rotate-secret',
+    {
+      config: { auth },
+      schema: {
+        tags,
+        summary: 'Rotate the signing secret',
+        description:
+          'Answers the new `secret`, shown only this once. For 24 hours every delivery carries two signatures, one ' +
+          'with the new secret and one with the old, so receivers can switch without losing a message.',
+        params: IdParams,
+        response: { 200: Type.Ref('WebhookSubscriptionWithSecret'), ...errorResponses([404, 422]) },
+      },
+    },
+    async (request) => rotateSecret(app.ctx, principalOf(request).companyId, request.params.id),
+  );
+
+  app.post(
+    '/public/v1/webhooks/:id/test',
+    {
+      config: { auth },
+      schema: {
+        tags,
+        summary: 'Send a test ping',
+        description:
+          'Sends a signed `ping` event to the subscription now (active or not) and answers what the endpoint ' +
+          'returned. The ping appears in the delivery log; it is not retried.',
+        params: IdParams,
+        response: { 200: Type.Ref('WebhookTestResult'), ...errorResponses([404, 422]), 502: unreachable },
+      },
+    },
+    async (request) => sendTestPing(app.ctx, transport, principalOf(request).companyId, request.params.id),
+  );
+
+  app.get(
+    '/public/v1/webhooks/:id/deliveries',
+    {
+      config: { auth },
+      schema: {
+        tags,
+        summary: 'List the deliveries of a subscription',
+        description: 'Newest first, each with every attempt made: time, status code, duration, error and body excerpt.',
+        params: IdParams,
+        querystring: Type.Object({
+          ...PageQuery,
+          status: Type.Optional(Type.Enum(['PENDING', 'DELIVERED', 'FAILED'], { description: 'Only deliveries in this state' })),
+        }),
+        response: { 200: Paginated(Type.Ref('WebhookDelivery')), ...errorResponses([404, 422]) },
+      },
+    },
+    async (request) => {
+      const { page, size, status } = request.query;
+      return listDeliveriesPage(app.ctx, principalOf(request).companyId, request.params.id, { status }, { page, size });
+    },
+  );
+
+  app.post(
+    '/public/v1/webhooks/:id/deliveries/:deliveryId/redeliver',
+    {
+      config: { auth },
+      schema: {
+        tags,
+        summary: 'Redeliver',
+        description:
+          'Queues the delivery again, due now, with a fresh retry schedule and the same `webhook-id`. 202: the worker ' +
+          'sends it within moments. 409 when the subscription is not active.',
+        params: DeliveryParams,
+        response: { 202: Type.Ref('WebhookDelivery'), ...errorResponses([404, 409, 422]) },
+      },
+    },
+    async (request, reply) => {
+      const delivery = await redeliver(
+        app.ctx,
+        principalOf(request).companyId,
+        request.params.id,
+        request.params.deliveryId,
+      );
+      return reply.status(202).send(delivery);
+    },
+  );
+}

@@ -1,0 +1,115 @@
+import { Type } from 'typebox';
+import { WEBHOOK_EVENT_TYPES } from './events.ts';
+
+export const WebhookEventName = Type.Enum([...WEBHOOK_EVENT_TYPES], {
+  description: 'An event name from the catalogue',
+});
+
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description:
+    'Where events are POSTed. Must be https, and its host must resolve to a public internet address: private, loopback, ' +
+    'link-local and reserved addresses are refused here and again when connecting.',
+});
+
+const Events = Type.Array(WebhookEventName, {
+  minItems: 1,
+  maxItems: WEBHOOK_EVENT_TYPES.length,
+  description: 'Event names to receive (duplicates are ignored)',
+});
+
+const subscriptionFields = {
+  id: Type.String({ format: 'uuid' }),
+  companyId: Type.String({ format: 'uuid' }),
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  active: Type.Boolean({ description: 'Only active subscriptions receive events' }),
+  disabledReason: Type.Union([Type.Literal('ENDPOINT_GONE'), Type.Literal('FAILING'), Type.Null()], {
+    description:
+      'Why the service switched the subscription off: ENDPOINT_GONE (the endpoint answered 410 Gone) or FAILING ' +
+      '(every attempt failed for 5 days). Null otherwise. Setting active to true again clears it.',
+  }),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+};
+
+export const WebhookSubscription = Type.Object(subscriptionFields, {
+  $id: 'WebhookSubscription',
+  description: 'A webhook subscription. The signing secret is never shown here.',
+});
+
+export const WebhookSubscriptionWithSecret = Type.Object(
+  {
+    ...subscriptionFields,
+    secret: Type.String({
+      description:
+        'The signing secret (whsec_...), shown only in this response: verify deliveries with it (Standard Webhooks).',
+    }),
+  },
+  { $id: 'WebhookSubscriptionWithSecret' },
+);
+
+export const WebhookDeliveryAttempt = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    attemptedAt: Type.String({ format: 'date-time' }),
+    statusCode: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status answered; null when no answer came' }),
+    durationMs: Type.Integer(),
+    error: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'Why the attempt failed without an answer (BLOCKED_ADDRESS, DNS_FAILURE, CONNECTION_REFUSED, TIMEOUT, TLS_ERROR, ' +
+        'CONNECTION_RESET, NETWORK_ERROR) or REDIRECT_NOT_FOLLOWED for a 3xx; null otherwise',
+    }),
+    responseBody: Type.Union([Type.String(), Type.Null()], { description: 'The first 20 KB of the answer' }),
+  },
+  { $id: 'WebhookDeliveryAttempt' },
+);
+
+export const WebhookDelivery = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    subscriptionId: Type.String({ format: 'uuid' }),
+    eventId: Type.String({ format: 'uuid', description: 'Sent as webhook-id: the same on every attempt' }),
+    eventType: Type.String(),
+    status: Type.Union([Type.Literal('PENDING'), Type.Literal('DELIVERED'), Type.Literal('FAILED')], {
+      description: 'PENDING: waiting for its first attempt or a retry; DELIVERED: a 2xx came; FAILED: given up',
+    }),
+    attemptCount: Type.Integer(),
+    nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    payload: Type.String({ description: 'The exact JSON body sent and signed' }),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+    attempts: Type.Array(Type.Ref('WebhookDeliveryAttempt'), { description: 'Every attempt, oldest first' }),
+  },
+  { $id: 'WebhookDelivery' },
+);
+
+export const WebhookTestResult = Type.Object(
+  {
+    status: Type.Integer({ description: 'HTTP status returned by the subscriber endpoint' }),
+    body: Type.String({ description: 'The body it returned (the first 20 KB)' }),
+  },
+  { $id: 'WebhookTestResult' },
+);
+
+export const CreateWebhookBody = Type.Object({ url: Url, events: Events }, { additionalProperties: false });
+
+export const UpdateWebhookBody = Type.Object(
+  {
+    url: Type.Optional(Url),
+    events: Type.Optional(Events),
+    active: Type.Optional(
+      Type.Boolean({ description: 'false pauses delivery; true resumes it (and retries what is still pending)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const webhookSchemas = [
+  WebhookSubscription,
+  WebhookSubscriptionWithSecret,
+  WebhookDeliveryAttempt,
+  WebhookDelivery,
+  WebhookTestResult,
+];

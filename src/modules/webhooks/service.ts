@@ -1,0 +1,314 @@
+// Webhook subscriptions and their delivery log, for the company that owns them. Every lookup is by
+// (companyId, id), so another company's subscription answers 404 like one that does not exist.
+import { randomUUID } from 'node:crypto';
+import { limitOffset, toPage, type Page, type PageRequest } from '../../http/pagination.ts';
+import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../shared/errors.ts';
+import type { ServiceContext } from '../../shared/context.ts';
+import { isWebhookEventType } from './events.ts';
+import {
+  deleteSubscription,
+  findDelivery,
+  findSubscription,
+  insertAttempt,
+  insertDelivery,
+  insertSubscription,
+  listAttempts,
+  listDeliveries,
+  listSubscriptions,
+  requeueDelivery,
+  rotateSubscriptionSecret,
+  updateSubscription,
+  type AttemptRow,
+  type DeliveryRow,
+  type SubscriptionRow,
+} from './repo.ts';
+import type { DeliveryStatus } from './retry-schedule.ts';
+import { generateSecret, signedHeaders, signingSecrets, webhookBody } from './signature.ts';
+import { attemptError, FAILURE_DESCRIPTIONS, type WebhookTransport } from './transport.ts';
+
+/** The old secret keeps signing this long after a rotation, so receivers can switch over. */
+export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+
+export interface SubscriptionView {
+  id: string;
+  companyId: string;
+  url: string;
+  events: string[];
+  active: boolean;
+  disabledReason: 'ENDPOINT_GONE' | 'FAILING' | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SubscriptionWithSecret extends SubscriptionView {
+  secret: string;
+}
+
+export interface AttemptView {
+  id: string;
+  attemptedAt: string;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  responseBody: string | null;
+}
+
+export interface DeliveryView {
+  id: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  payload: string;
+  createdAt: string;
+  updatedAt: string;
+  attempts: AttemptView[];
+}
+
+function toView(row: SubscriptionRow): SubscriptionView {
+  return {
+    id: row.id,
+    companyId: row.companyId,
+    url: row.url,
+    events: row.events,
+    active: row.active,
+    disabledReason: row.disabledReason ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function toAttemptView(row: AttemptRow): AttemptView {
+  return {
+    id: row.id,
+    attemptedAt: row.attemptedAt.toISOString(),
+    statusCode: row.statusCode,
+    durationMs: row.durationMs,
+    error: row.error,
+    responseBody: row.responseBody,
+  };
+}
+
+function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[]): DeliveryView {
+  return {
+    id: row.id,
+    subscriptionId: row.subscriptionId,
+    eventId: row.eventId,
+    eventType: row.eventType,
+    status: row.status,
+    attemptCount: row.attemptCount,
+    nextAttemptAt: row.status === 'PENDING' ? (row.nextAttemptAt?.toISOString() ?? null) : null,
+    payload: row.payload,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    attempts: attempts.filter((attempt) => attempt.deliveryId === row.id).map(toAttemptView),
+  };
+}
+
+async function checkUrl(transport: WebhookTransport, url: string): Promise<void> {
+  const problem = await transport.checkUrl(url);
+  if (problem) throw ValidationError.field('url', problem);
+}
+
+/** Known names only (the route schema checks too); duplicates dropped, order kept. */
+function checkEvents(events: string[]): string[] {
+  const details = events.flatMap((name, index) =>
+    isWebhookEventType(name) ? [] : [{ field: `events[${index}]`, message: `unknown event "${name}"` }],
+  );
+  if (events.length === 0) details.push({ field: 'events', message: 'at least one event is required' });
+  if (details.length > 0) throw new ValidationError(details);
+  return [...new Set(events)];
+}
+
+async function subscriptionOrNotFound(ctx: ServiceContext, companyId: string, id: string): Promise<SubscriptionRow> {
+  const row = await findSubscription(ctx.db, companyId, id);
+  if (!row) throw new NotFoundError('Webhook subscription');
+  return row;
+}
+
+export async function createSubscription(
+  ctx: ServiceContext,
+  transport: WebhookTransport,
+  companyId: string,
+  input: { url: string; events: string[] },
+): Promise<SubscriptionWithSecret> {
+  const events = checkEvents(input.events);
+  await checkUrl(transport, input.url);
+  const now = ctx.clock.now();
+  const row: SubscriptionRow = {
+    id: randomUUID(),
+    companyId,
+    url: input.url,
+    events,
+    active: true,
+    disabledReason: null,
+    secret: generateSecret(),
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    failingSince: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await insertSubscription(ctx.db, row);
+  return { ...toView(row), secret: row.secret };
+}
+
+export async function listSubscriptionsPage(
+  ctx: ServiceContext,
+  companyId: string,
+  page: PageRequest,
+): Promise<Page<SubscriptionView>> {
+  const { rows, total } = await listSubscriptions(ctx.db, companyId, limitOffset(page));
+  return toPage(rows.map(toView), total, page);
+}
+
+export async function getSubscription(ctx: ServiceContext, companyId: string, id: string): Promise<SubscriptionView> {
+  return toView(await subscriptionOrNotFound(ctx, companyId, id));
+}
+
+export async function updateSubscriptionSettings(
+  ctx: ServiceContext,
+  transport: WebhookTransport,
+  companyId: string,
+  id: string,
+  input: { url?: string | undefined; events?: string[] | undefined; active?: boolean | undefined },
+): Promise<SubscriptionView> {
+  const patch: Partial<SubscriptionRow> = {};
+  if (input.events !== undefined) patch.events = checkEvents(input.events);
+  await subscriptionOrNotFound(ctx, companyId, id);
+  if (input.url !== undefined) {
+    await checkUrl(transport, input.url);
+    patch.url = input.url;
+  }
+  if (input.active !== undefined) {
+    patch.active = input.active;
+    // Switched on or off by the company: no service-set reason, and a fresh start for the
+    // five-day failure count.
+    patch.disabledReason = null;
+    if (input.active) patch.failingSince = null;
+  }
+  const row = await updateSubscription(ctx.db, companyId, id, { ...patch, updatedAt: ctx.clock.now() });
+  if (!row) throw new NotFoundError('Webhook subscription');
+  return toView(row);
+}
+
+export async function removeSubscription(ctx: ServiceContext, companyId: string, id: string): Promise<void> {
+  if (!(await deleteSubscription(ctx.db, companyId, id))) throw new NotFoundError('Webhook subscription');
+}
+
+/** A new secret, shown once; the old one keeps signing (as a second signature) for 24 hours. */
+export async function rotateSecret(ctx: ServiceContext, companyId: string, id: string): Promise<SubscriptionWithSecret> {
+  const now = ctx.clock.now();
+  const secret = generateSecret();
+  const row = await rotateSubscriptionSecret(ctx.db, companyId, id, {
+    secret,
+    previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
+    now,
+  });
+  if (!row) throw new NotFoundError('Webhook subscription');
+  return { ...toView(row), secret };
+}
+
+/**
+ * Sends a ping to the subscription now, through the same guarded sender as every delivery, and
+ * answers what the endpoint said. Works on an inactive subscription too (to check it before
+ * switching it back on). The ping is kept in the delivery log but never retried, and does not count
+ * towards the subscription's failures.
+ */
+export async function sendTestPing(
+  ctx: ServiceContext,
+  transport: WebhookTransport,
+  companyId: string,
+  id: string,
+): Promise<{ status: number; body: string }> {
+  const subscription = await subscriptionOrNotFound(ctx, companyId, id);
+  const now = ctx.clock.now();
+  const eventId = randomUUID();
+  const payload = webhookBody({
+    id: eventId,
+    type: 'ping',
+    occurredAt: now,
+    companyId,
+    data: { subscriptionId: subscription.id },
+  });
+  const headers = signedHeaders({ msgId: eventId, timestamp: now, body: payload, secrets: signingSecrets(subscription, now) });
+  const result = await transport.send(subscription.url, headers, payload);
+  const delivered = result.kind === 'response' && result.statusCode >= 200 && result.statusCode < 300;
+  const deliveryId = randomUUID();
+  await ctx.db.transaction(async (tx) => {
+    await insertDelivery(tx, {
+      id: deliveryId,
+      companyId,
+      subscriptionId: subscription.id,
+      eventId,
+      eventType: 'ping',
+      payload,
+      status: delivered ? 'DELIVERED' : 'FAILED',
+      attemptCount: 1,
+      retryStep: 0,
+      nextAttemptAt: null,
+      lockedUntil: null,
+      claimToken: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await insertAttempt(tx, {
+      id: randomUUID(),
+      deliveryId,
+      attemptedAt: now,
+      statusCode: result.kind === 'response' ? result.statusCode : null,
+      durationMs: result.durationMs,
+      error: attemptError(result),
+      responseBody: result.kind === 'response' ? result.body : null,
+    });
+  });
+  if (result.kind === 'failure') {
+    throw new DomainError(
+      502,
+      'WEBHOOK_UNREACHABLE',
+      `The webhook endpoint could not be reached: ${FAILURE_DESCRIPTIONS[result.failure]}`,
+    );
+  }
+  return { status: result.statusCode, body: result.body };
+}
+
+export async function listDeliveriesPage(
+  ctx: ServiceContext,
+  companyId: string,
+  subscriptionId: string,
+  filter: { status?: DeliveryStatus | undefined },
+  page: PageRequest,
+): Promise<Page<DeliveryView>> {
+  await subscriptionOrNotFound(ctx, companyId, subscriptionId);
+  const { rows, total } = await listDeliveries(ctx.db, subscriptionId, filter, limitOffset(page));
+  const attempts = await listAttempts(
+    ctx.db,
+    rows.map((row) => row.id),
+  );
+  return toPage(
+    rows.map((row) => toDeliveryView(row, attempts)),
+    total,
+    page,
+  );
+}
+
+/** Queues the delivery again, due now, with a fresh retry schedule and the same webhook-id. */
+export async function redeliver(
+  ctx: ServiceContext,
+  companyId: string,
+  subscriptionId: string,
+  deliveryId: string,
+): Promise<DeliveryView> {
+  const subscription = await subscriptionOrNotFound(ctx, companyId, subscriptionId);
+  if (!(await findDelivery(ctx.db, subscriptionId, deliveryId))) throw new NotFoundError('Webhook delivery');
+  if (!subscription.active) {
+    throw new ConflictError('The subscription is not active: set active to true first', [
+      { field: 'active', message: 'is false' },
+    ]);
+  }
+  const row = await requeueDelivery(ctx.db, deliveryId, ctx.clock.now());
+  if (!row) throw new NotFoundError('Webhook delivery');
+  return toDeliveryView(row, await listAttempts(ctx.db, [row.id]));
+}

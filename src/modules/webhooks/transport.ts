@@ -1,0 +1,214 @@
+// The one way a webhook leaves the service: an undici Agent whose connections are guarded.
+// The address check runs inside the connection itself: the DNS answer is validated in the socket's
+// own `lookup` (and an IP literal just before connecting), so the address checked is the address
+// connected to. A hostname that resolved to a public address when the subscription was created and
+// resolves to 127.0.0.1 now (DNS rebinding) is refused here, with no second lookup after the check.
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import { Agent, buildConnector, request } from 'undici';
+import { isAddressAllowed } from './address-guard.ts';
+
+export const SEND_TIMEOUT_MS = 10_000;
+/** At most this much of a receiver's answer is kept (decisions.md: 20 KB). */
+export const RESPONSE_BODY_LIMIT_BYTES = 20 * 1024;
+
+/** Resolves a host name to every address it has (like dns.lookup with all: true). */
+export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
+
+const systemResolver: Resolver = (hostname) =>
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, order: 'verbatim' }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
+
+/** Why no HTTP answer came. Names the kind of failure only, never the network behind it. */
+export type FailureKind =
+  | 'blocked_address'
+  | 'dns_failure'
+  | 'connection_refused'
+  | 'timeout'
+  | 'tls_error'
+  | 'connection_reset'
+  | 'network_error';
+
+export const FAILURE_DESCRIPTIONS: Record<FailureKind, string> = {
+  blocked_address: 'the address is not allowed',
+  dns_failure: 'the host name could not be resolved',
+  connection_refused: 'the connection was refused',
+  timeout: `no answer within ${SEND_TIMEOUT_MS / 1000} seconds`,
+  tls_error: 'the TLS handshake failed',
+  connection_reset: 'the connection was closed before an answer',
+  network_error: 'a network error occurred',
+};
+
+export type SendResult =
+  | { kind: 'response'; statusCode: number; body: string; durationMs: number }
+  | { kind: 'failure'; failure: FailureKind; durationMs: number };
+
+export interface WebhookTransport {
+  /**
+   * Checks a subscription URL (create, PATCH): scheme, no credentials, and every address the host
+   * resolves to. Answers the problem as a message for the `url` field, or null when it is fine.
+   */
+  checkUrl(url: string): Promise<string | null>;
+  /** POSTs the body; never follows a redirect, never throws for a receiver's failure. */
+  send(url: string, headers: Record<string, string>, body: string): Promise<SendResult>;
+  close(): Promise<void>;
+}
+
+export interface TransportOptions {
+  /** config.webhookAllowLocal: http and loopback/private addresses allowed. */
+  allowLocal: boolean;
+  timeoutMs?: number;
+  /** Tests replace DNS to show rebinding is refused. */
+  resolve?: Resolver;
+  userAgent?: string;
+}
+
+const BLOCKED = 'EWEBHOOKBLOCKED';
+
+function blockedError(): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error('webhook address not allowed');
+  error.code = BLOCKED;
+  return error;
+}
+
+export function createWebhookTransport(options: TransportOptions): WebhookTransport {
+  const allowLocal = options.allowLocal;
+  const timeoutMs = options.timeoutMs ?? SEND_TIMEOUT_MS;
+  const resolve = options.resolve ?? systemResolver;
+  const userAgent = options.userAgent ?? 'Recruiting-Webhooks/1.0';
+
+  // net.connect's lookup hook: the only DNS answer this connection will use is checked here.
+  const guardedLookup = (
+    hostname: string,
+    lookupOptions: LookupOptions,
+    callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ): void => {
+    resolve(hostname).then(
+      (all) => {
+        const addresses = lookupOptions.family ? all.filter((a) => a.family === lookupOptions.family) : all;
+        if (addresses.length === 0) {
+          const error: NodeJS.ErrnoException = new Error(`no address for ${hostname}`);
+          error.code = 'ENOTFOUND';
+          return callback(error, []);
+        }
+        // One disallowed answer refuses the host: an attacker must not get to pick among them.
+        if (addresses.some((a) => !isAddressAllowed(a.address, allowLocal))) return callback(blockedError(), []);
+        if (lookupOptions.all) return callback(null, addresses);
+        return callback(null, addresses[0].address, addresses[0].family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, []),
+    );
+  };
+
+  const connectGuarded = buildConnector({ lookup: guardedLookup, timeout: timeoutMs });
+  const agent = new Agent({
+    // An IP literal never reaches the lookup hook, so it is checked here, at connect time too.
+    connect: (connectOptions, callback) => {
+      const host = connectOptions.hostname.replace(/^\[|\]$/g, '');
+      if (isIP(host) && !isAddressAllowed(host, allowLocal)) {
+        callback(blockedError(), null);
+        return;
+      }
+      connectGuarded(connectOptions, callback);
+    },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connections: 50,
+  });
+
+  return {
+    async checkUrl(raw) {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        return 'must be an absolute URL';
+      }
+      if (url.protocol !== 'https:' && !(allowLocal && url.protocol === 'http:')) {
+        return allowLocal ? 'must use https or http' : 'must use https';
+      }
+      if (url.username || url.password) return 'must not contain a user name or password';
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      let addresses: string[];
+      if (isIP(host)) {
+        addresses = [host];
+      } else {
+        try {
+          addresses = (await resolve(host)).map((a) => a.address);
+        } catch {
+          return 'host name could not be resolved';
+        }
+        if (addresses.length === 0) return 'host name could not be resolved';
+      }
+      if (addresses.some((address) => !isAddressAllowed(address, allowLocal))) {
+        return 'must resolve to a public internet address (private, loopback, link-local and reserved addresses are refused)';
+      }
+      return null;
+    },
+
+    async send(url, headers, body) {
+      const started = performance.now();
+      const elapsed = () => Math.round(performance.now() - started);
+      try {
+        // undici's request() never follows redirects: a 3xx comes back as the answer (a failure).
+        const response = await request(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'user-agent': userAgent, ...headers },
+          body,
+          dispatcher: agent,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        const kept = await readLimited(response.body);
+        return { kind: 'response', statusCode: response.statusCode, body: kept, durationMs: elapsed() };
+      } catch (error) {
+        return { kind: 'failure', failure: classifyFailure(error), durationMs: elapsed() };
+      }
+    },
+
+    async close() {
+      await agent.close();
+    },
+  };
+}
+
+/** Reads at most RESPONSE_BODY_LIMIT_BYTES, then drops the connection rather than read the rest. */
+async function readLimited(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= RESPONSE_BODY_LIMIT_BYTES) break; // leaving the loop destroys the stream
+    }
+  } catch {
+    // The answer's status is known; a body cut short (timeout, reset) keeps what arrived.
+  }
+  const text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT_BYTES).toString('utf8');
+  // PostgreSQL text cannot hold NUL characters.
+  return text.replace(/\u0000/g, '\uFFFD');
+}
+
+function classifyFailure(error: unknown): FailureKind {
+  // undici and net wrap causes; look at the whole chain.
+  for (let e = error as (Error & { code?: string; cause?: unknown }) | undefined; e; e = e.cause as typeof e) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (code === BLOCKED) return 'blocked_address';
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NONAME') return 'dns_failure';
+    if (code === 'ECONNREFUSED') return 'connection_refused';
+    if (e.name === 'TimeoutError' || code === 'ETIMEDOUT' || code.endsWith('_TIMEOUT')) return 'timeout';
+    if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/.test(code)) return 'tls_error';
+    if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') {
+      return 'connection_reset';
+    }
+  }
+  return 'network_error';
+}
+
+/** The attempt log's `error`: why no HTTP answer came, or why an answer was not a success. */
+export function attemptError(result: SendResult): string | null {
+  if (result.kind === 'failure') return result.failure.toUpperCase();
+  if (result.statusCode >= 300 && result.statusCode < 400) return 'REDIRECT_NOT_FOLLOWED';
+  return null;
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+describe('webhook worker settings', () => {
+  it('runs delivery inside the server by default only with the embedded database', () => {
+    expect(loadConfig({}).webhookWorkerInServer).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).webhookWorkerInServer).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', WEBHOOK_WORKER_IN_SERVER: 'true' }).webhookWorkerInServer).toBe(true);
+  });
+
+  it('has sensible defaults', () => {
+    expect(loadConfig({})).toMatchObject({ webhookPollMs: 1000, webhookLeaseSeconds: 60, webhookConcurrency: 10 });
+  });
+
+  it.each([
+    ['WEBHOOK_POLL_MS', 'fast'],
+    ['WEBHOOK_POLL_MS', '0'],
+    ['WEBHOOK_LEASE_SECONDS', '0'],
+    ['WEBHOOK_CONCURRENCY', '1000'],
+    ['WEBHOOK_WORKER_IN_SERVER', 'maybe'],
+  ])('refuses %s=%s naming the setting', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+});
