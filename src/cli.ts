@@ -135,6 +135,43 @@ const commands: Record<string, Command> = {
     },
   },
 
+  seed: {
+    usage: '--listings N --candidates N --applications N [--company ID]',
+    summary:
+      'Generate a large synthetic data set (benchmarks) by set-based SQL; no outbox events. Progress on stderr, counts on stdout.',
+    options: {
+      listings: { type: 'string' },
+      candidates: { type: 'string' },
+      applications: { type: 'string' },
+      company: { type: 'string' },
+    },
+    async run(values, config) {
+      const count = (name: string) => {
+        const value = Number(required(values, name));
+        if (!Number.isInteger(value) || value < 0) throw new UsageError(`--${name} must be a whole number`);
+        return value;
+      };
+      const options = {
+        listings: count('listings'),
+        candidates: count('candidates'),
+        applications: count('applications'),
+        companyId: values.company === undefined ? undefined : requiredId(values, 'company'),
+        onProgress: (message: string) => process.stderr.write(`${message}\n`),
+      };
+      const { seedBulk, SeedBulkError } = await import('./modules/demo/seed-bulk.ts');
+      const { startDatabase } = await import('./db/start.ts');
+      const database = await startDatabase(config);
+      try {
+        return await seedBulk(database, options);
+      } catch (error) {
+        if (error instanceof SeedBulkError) throw new UsageError(error.message);
+        throw error;
+      } finally {
+        await database.close();
+      }
+    },
+  },
+
   help: {
     usage: '',
     summary: 'Show this help.',

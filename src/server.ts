@@ -6,6 +6,7 @@ import { DataDirLockedError } from './db/embedded-lock.ts';
 import { startDatabase } from './db/start.ts';
 import { seedDemoIfEmpty } from './modules/demo/seed-demo.ts';
 import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
+import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
 import { systemClock } from './shared/clock.ts';
 
 async function main(): Promise<void> {
@@ -18,7 +19,18 @@ async function main(): Promise<void> {
   const webhookWorker = config.webhookWorkerInServer
     ? startWebhookWorker({ database, config, clock, log: app.log })
     : undefined;
+  // The scheduled work (closing expired listings) runs with the in-process worker too.
+  const expiry = config.webhookWorkerInServer
+    ? startJobListingExpiry(
+        { db: database.db, clock },
+        {
+          onClosed: (count) => app.log.info({ count }, 'closed expired job listings'),
+          onError: (err) => app.log.error({ err }, 'expiry sweep failed'),
+        },
+      )
+    : undefined;
   app.addHook('onClose', async () => {
+    await expiry?.stop();
     await webhookWorker?.stop();
     await database.close();
   });

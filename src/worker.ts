@@ -1,4 +1,4 @@
-// Entry: the webhook delivery worker on its own (`npm run worker`), for deployments on PostgreSQL.
+// Entry: the webhook delivery worker and scheduled work on its own (`npm run worker`), for deployments on PostgreSQL.
 // Run as many as you like against one database: they share the work without sending an attempt
 // twice. With the embedded database the server runs delivery itself (PGlite is single-process).
 import { ConfigError, loadConfig, type Config } from './config.ts';
@@ -6,6 +6,7 @@ import { DataDirLockedError } from './db/embedded-lock.ts';
 import { startDatabase } from './db/start.ts';
 import type { WorkerLog } from './modules/webhooks/delivery-worker.ts';
 import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
+import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
 import { systemClock } from './shared/clock.ts';
 
 const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity } as const;
@@ -30,6 +31,14 @@ async function main(): Promise<void> {
   const log = jsonLog(config.logLevel);
   const database = await startDatabase(config);
   const worker = startWebhookWorker({ database, config, clock: systemClock, log });
+  // Scheduled work: ACTIVE listings past expiresAt are closed (safe in several processes at once).
+  const expiry = startJobListingExpiry(
+    { db: database.db, clock: systemClock },
+    {
+      onClosed: (count) => log.info({ count }, 'closed expired job listings'),
+      onError: (error) => log.error({ err: error }, 'expiry sweep failed'),
+    },
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -39,6 +48,7 @@ async function main(): Promise<void> {
     // Sends are bounded by their 10 s timeout; past that, exit anyway: leases make it safe.
     const forced = setTimeout(() => process.exit(1), 20_000).unref();
     try {
+      await expiry.stop();
       await worker.stop();
       await database.close();
     } finally {
