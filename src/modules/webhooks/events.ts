@@ -1,15 +1,12 @@
+import { JOB_LISTING_EVENTS } from '../job-listings/service.ts';
+
 // The event catalogue (decisions.md): the names a subscription may list. `ping` is sent only by
 // POST /webhooks/{id}/test, to that one subscription.
 export const WEBHOOK_EVENT_TYPES = [
   'application.created',
   'application.status_changed',
   'candidate.created',
-  'job_listing.created',
-  'job_listing.updated',
-  'job_listing.published',
-  'job_listing.closed',
-  'job_listing.archived',
-  'job_listing.deleted',
+  ...JOB_LISTING_EVENTS,
   'ping',
 ] as const;
 
