@@ -434,6 +434,27 @@ export async function publishJobListing(
   return presentJobListing(ctx, await reload(ctx.db, companyId, id), options);
 }
 
+/**
+ * The simple moves (approve, reject, close, archive): lock, check the move, write the new status,
+ * record its event in the same transaction, then answer the listing as stored.
+ */
+async function moveJobListing(
+  ctx: ServiceContext,
+  companyId: string,
+  id: string,
+  action: ListingAction,
+  move: { event: JobListingEvent; patch(listing: JobListingRow, now: Date): Partial<JobListingRow> },
+  options: LanguageOptions,
+): Promise<PresentedJobListing> {
+  await ctx.db.transaction(async (tx) => {
+    const { aggregate } = await lockForAction(ctx, tx, companyId, id, action);
+    const now = ctx.clock.now();
+    const listing = await updateJobListingRow(tx, id, { ...move.patch(aggregate.listing, now), updatedAt: now });
+    await emit(tx, move.event, { ...aggregate, listing }, now);
+  });
+  return presentJobListing(ctx, await reload(ctx.db, companyId, id), options);
+}
+
 /** UNDER_REVIEW -> ACTIVE: a company admin approves (the dashboard exposes it). */
 export async function approveJobListing(
   ctx: ServiceContext,
@@ -441,14 +462,13 @@ export async function approveJobListing(
   id: string,
   options: LanguageOptions = {},
 ): Promise<PresentedJobListing> {
-  await ctx.db.transaction(async (tx) => {
-    const { aggregate } = await lockForAction(ctx, tx, companyId, id, 'approve');
-    const now = ctx.clock.now();
-    assertEndDateAhead(aggregate.listing, now);
-    const listing = await updateJobListingRow(tx, id, { ...activation(aggregate.listing, now), updatedAt: now });
-    await emit(tx, 'job_listing.published', { ...aggregate, listing }, now);
-  });
-  return presentJobListing(ctx, await reload(ctx.db, companyId, id), options);
+  return moveJobListing(ctx, companyId, id, 'approve', {
+    event: 'job_listing.published',
+    patch(listing, now) {
+      assertEndDateAhead(listing, now);
+      return activation(listing, now);
+    },
+  }, options);
 }
 
 /** UNDER_REVIEW -> DRAFT with the reviewer's reason, shown on the listing until the next publish. */
@@ -461,13 +481,10 @@ export async function rejectJobListing(
 ): Promise<PresentedJobListing> {
   const trimmed = typeof reason === 'string' ? reason.trim() : '';
   if (trimmed.length < 1 || trimmed.length > 2000) throw ValidationError.field('reason', 'must be 1 to 2000 characters');
-  await ctx.db.transaction(async (tx) => {
-    const { aggregate } = await lockForAction(ctx, tx, companyId, id, 'reject');
-    const now = ctx.clock.now();
-    const listing = await updateJobListingRow(tx, id, { status: 'DRAFT', rejectionReason: trimmed, updatedAt: now });
-    await emit(tx, 'job_listing.updated', { ...aggregate, listing }, now);
-  });
-  return presentJobListing(ctx, await reload(ctx.db, companyId, id), options);
+  return moveJobListing(ctx, companyId, id, 'reject', {
+    event: 'job_listing.updated',
+    patch: () => ({ status: 'DRAFT', rejectionReason: trimmed }),
+  }, options);
 }
 
 /** ACTIVE or UNDER_REVIEW -> CLOSED. */
@@ -477,13 +494,10 @@ export async function closeJobListing(
   id: string,
   options: LanguageOptions = {},
 ): Promise<PresentedJobListing> {
-  await ctx.db.transaction(async (tx) => {
-    const { aggregate } = await lockForAction(ctx, tx, companyId, id, 'close');
-    const now = ctx.clock.now();
-    const listing = await updateJobListingRow(tx, id, { status: 'CLOSED', closedAt: now, updatedAt: now });
-    await emit(tx, 'job_listing.closed', { ...aggregate, listing }, now);
-  });
-  return presentJobListing(ctx, await reload(ctx.db, companyId, id), options);
+  return moveJobListing(ctx, companyId, id, 'close', {
+    event: 'job_listing.closed',
+    patch: (_listing, now) => ({ status: 'CLOSED', closedAt: now }),
+  }, options);
 }
 
 /** Any status but ARCHIVED -> ARCHIVED; the listing is read-only afterwards. */
@@ -493,13 +507,10 @@ export async function archiveJobListing(
   id: string,
   options: LanguageOptions = {},
 ): Promise<PresentedJobListing> {
-  await ctx.db.transaction(async (tx) => {
-    const { aggregate } = await lockForAction(ctx, tx, companyId, id, 'archive');
-    const now = ctx.clock.now();
-    const listing = await updateJobListingRow(tx, id, { status: 'ARCHIVED', updatedAt: now });
-    await emit(tx, 'job_listing.archived', { ...aggregate, listing }, now);
-  });
-  return presentJobListing(ctx, await reload(ctx.db, companyId, id), options);
+  return moveJobListing(ctx, companyId, id, 'archive', {
+    event: 'job_listing.archived',
+    patch: () => ({ status: 'ARCHIVED' }),
+  }, options);
 }
 
 // --- expiry -------------------------------------------------------------------------------------
