@@ -36,7 +36,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(500).send(errorBody(500, 'INTERNAL_ERROR', 'Internal server error', request.url));
     }
     let message = error.message;
-    if (status === 400) message = 'Malformed JSON body';
+    if (status === 400) message = /^Z_/.test(String(error.code)) ? 'Request body is not valid gzip' : 'Malformed JSON body';
     if (status === 413) message = 'Request body is larger than 1 MB';
     if (status === 415) message = 'Request body must be JSON (Content-Type: application/json)';
     return reply.status(status).send(errorBody(status, CODE_BY_STATUS[status] ?? 'ERROR', message, request.url));
