@@ -43,6 +43,14 @@ export interface Config {
   /** LibreTranslate-compatible machine translation (AI translations of job listings); unset: none. */
   translatorUrl: string | undefined;
   translatorApiKey: string | undefined;
+  /** PostgreSQL connections per process. */
+  dbPoolSize: number;
+  /** PostgreSQL statement_timeout (0: none). */
+  dbStatementTimeoutMs: number;
+  /** PostgreSQL idle_in_transaction_session_timeout (0: none). */
+  dbIdleInTransactionTimeoutMs: number;
+  /** Longest wait for a free pooled connection before the request is answered 503 (0: forever). */
+  dbPoolTimeoutMs: number;
   /** Time to receive a whole request (headers and body); slower clients get 408 and are cut off. */
   requestTimeoutMs: number;
   /** A socket with no traffic for this long is closed. */
@@ -169,6 +177,10 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined && mode === 'development'),
     tls: tlsFiles(env),
     ...translatorSettings(env),
+    dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
+    dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 86_400_000),
+    dbIdleInTransactionTimeoutMs: integer(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 0, 86_400_000),
+    dbPoolTimeoutMs: integer(env, 'DB_POOL_TIMEOUT_MS', 5_000, 0, 600_000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     connectionTimeoutMs: integer(env, 'CONNECTION_TIMEOUT_MS', 60_000, 100, 3_600_000),
     // Above the usual 60 s idle timeout of load balancers, so they close first, never we under them.

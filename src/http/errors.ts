@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseBusy } from '../db/client.ts';
 import { DomainError } from '../shared/errors.ts';
 import { errorBody, errorResponses } from './error-envelope.ts';
 import { detailsFromAjv } from './validation.ts';
@@ -33,6 +34,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .status(422)
         .send(errorBody(422, 'VALIDATION_ERROR', 'Request validation failed', request.url, details));
     }
+    if (isDatabaseBusy(error)) {
+      request.log.warn({ err: error }, 'database busy');
+      return reply
+        .status(503)
+        .header('Retry-After', '5')
+        .send(errorBody(503, 'SERVICE_UNAVAILABLE', 'The database is busy; try again shortly', request.url));
+    }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'unhandled error');
@@ -50,7 +58,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const schema = (route.schema ?? {}) as Record<string, unknown>;
     if (schema.hide) return;
-    const statuses = [500];
+    const statuses = [500, 503];
     if (schema.body) statuses.push(400, 413, 415, 422);
     else if (schema.querystring || schema.params || schema.headers) statuses.push(422);
     route.schema = { ...schema, response: { ...errorResponses(statuses), ...(schema.response as object) } };
