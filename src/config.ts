@@ -1,7 +1,7 @@
 // All settings come from the environment, are validated once at start, and are then passed
 // around as a plain object: nothing reads process.env at request time.
-
 import { isIP } from 'node:net';
+import { EncryptionKeyError, parseEncryptionKey } from './shared/secret-box.ts';
 
 export type Mode = 'development' | 'production';
 
@@ -59,6 +59,11 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Requests one keep-alive connection may carry before the server closes it. */
   maxRequestsPerSocket: number;
+  /**
+   * ENCRYPTION_KEY (seals secrets at rest) and ENCRYPTION_KEY_PREVIOUS (opens values sealed under
+   * the key being rotated away from). Unset: a key kept in DATA_DIR (development mode only).
+   */
+  encryptionKey: { current: Buffer; previous: Buffer[] } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -144,6 +149,31 @@ function proxyList(env: Env): string[] {
   return entries;
 }
 
+function encryptionKeys(env: Env, mode: Mode): Config['encryptionKey'] {
+  const parse = (name: string, raw: string) => {
+    try {
+      return parseEncryptionKey(raw, name);
+    } catch (error) {
+      if (error instanceof EncryptionKeyError) throw new ConfigError(error.message);
+      throw error;
+    }
+  };
+  const current = env.ENCRYPTION_KEY || undefined;
+  const previous = (env.ENCRYPTION_KEY_PREVIOUS || '')
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
+  if (!current) {
+    if (previous.length > 0) throw new ConfigError('ENCRYPTION_KEY_PREVIOUS is set but ENCRYPTION_KEY is not');
+    // Several machines must share one key, and it must live apart from the data it protects.
+    if (mode === 'production') {
+      throw new ConfigError('ENCRYPTION_KEY is required in production mode (generate one with `npm run -s cli -- encryption-key generate`)');
+    }
+    return undefined;
+  }
+  return { current: parse('ENCRYPTION_KEY', current), previous: previous.map((value) => parse('ENCRYPTION_KEY_PREVIOUS', value)) };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf(env, 'MODE', ['development', 'production'] as const, 'development');
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -186,5 +216,6 @@ export function loadConfig(env: Env = process.env): Config {
     // Above the usual 60 s idle timeout of load balancers, so they close first, never we under them.
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
     maxRequestsPerSocket: integer(env, 'MAX_REQUESTS_PER_SOCKET', 1000, 1, 1_000_000),
+    encryptionKey: encryptionKeys(env, mode),
   };
 }
