@@ -1,12 +1,10 @@
 // buildApp: cross-cutting plugins first, then the modules. No listen() here: the server entry
-// listens, tests use app.inject().
+// listens, tests use app.inject(). Every dependency comes built from src/deps.ts (buildDeps).
 import { readFileSync } from 'node:fs';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from './config.ts';
-import type { Database } from './db/client.ts';
-import type { Clock } from './shared/clock.ts';
-import type { ServiceContext } from './shared/context.ts';
+import type { Deps } from './deps.ts';
+import type { AppInstance } from './http/app-instance.ts';
 import { registerAuth } from './http/auth.ts';
 import { ErrorEnvelope } from './http/error-envelope.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
@@ -16,7 +14,6 @@ import { registerHttpsOnly } from './http/https.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
-import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit-store.ts';
 import { generateRequestId, registerRequestId } from './http/request-id.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
 import { referenceDataRoutes, referenceDataSchemas } from './modules/reference-data/routes.ts';
@@ -27,27 +24,6 @@ import { applicationRoutes, applicationSchemas } from './modules/applications/ro
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { webhookSchemas } from './modules/webhooks/schemas.ts';
-
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  clock: Clock;
-}
-
-export type AppInstance = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    deps: AppDeps;
-    ctx: ServiceContext;
-  }
-}
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -62,15 +38,13 @@ const SHARED_SCHEMAS = [
   ...webhookSchemas,
 ];
 
-export async function buildApp(deps: AppDeps): Promise<AppInstance> {
+export async function buildApp(deps: Deps): Promise<AppInstance> {
   const app = Fastify({
     https: deps.config.tls
       ? { cert: readFileSync(deps.config.tls.certFile), key: readFileSync(deps.config.tls.keyFile) }
       : null,
-    logger: {
-      level: deps.config.logLevel,
-      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-    },
+    // Typed as Fastify's base logger so the app keeps the one AppInstance type (a pino Logger is one).
+    loggerInstance: deps.log as FastifyBaseLogger,
     genReqId: generateRequestId,
     frameworkErrors: frameworkErrorHandler,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -78,7 +52,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     trustProxy: deps.config.mode === 'production',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const ctx: ServiceContext = { db: deps.database.db, clock: deps.clock };
+  const ctx = deps.ctx;
   app.decorate('deps', deps);
   app.decorate('ctx', ctx);
 
@@ -89,12 +63,8 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   registerErrorHandling(app);
   if (deps.config.mode === 'production') registerHttpsOnly(app);
   registerAuth(app, ctx);
-  const rateLimitStore = deps.config.redisUrl
-    ? new RedisRateLimitStore(deps.config.redisUrl)
-    : new MemoryRateLimitStore();
-  app.addHook('onClose', async () => rateLimitStore.close());
   // After registerAuth: its onRoute hook must run first so the limit check ends up ahead of it.
-  registerRateLimit(app, { store: rateLimitStore, limitPerMinute: deps.config.rateLimitPerMinute, clock: deps.clock });
+  registerRateLimit(app, { store: deps.rateLimitStore, limitPerMinute: deps.config.rateLimitPerMinute, clock: deps.clock });
   registerIdempotency(app, ctx);
   await registerOpenApi(app, deps.config);
   registerHealth(app, deps.database);

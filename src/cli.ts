@@ -6,6 +6,7 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
 import { ALL_SCOPES } from './modules/api-keys/scopes.ts';
+import type { Deps } from './deps.ts';
 import type { ServiceContext } from './shared/context.ts';
 import { DomainError } from './shared/errors.ts';
 
@@ -45,16 +46,19 @@ function requiredId(values: Values, name: string): string {
   return value;
 }
 
-/** Opens the database as the server does (migrating it if needed), runs fn, closes it again. */
-async function withServices<T>(config: Config, fn: (ctx: ServiceContext) => Promise<T>): Promise<T> {
-  const { startDatabase } = await import('./db/start.ts');
-  const { systemClock } = await import('./shared/clock.ts');
-  const database = await startDatabase(config);
+/** Builds the process's dependencies as the server does (migrating the database if needed), runs fn, closes them. */
+async function withDeps<T>(config: Config, fn: (deps: Deps) => Promise<T>): Promise<T> {
+  const { buildDeps } = await import('./deps.ts');
+  const deps = await buildDeps(config);
   try {
-    return await fn({ db: database.db, clock: systemClock });
+    return await fn(deps);
   } finally {
-    await database.close();
+    await deps.close();
   }
+}
+
+async function withServices<T>(config: Config, fn: (ctx: ServiceContext) => Promise<T>): Promise<T> {
+  return withDeps(config, (deps) => fn(deps.ctx));
 }
 
 const commands: Record<string, Command> = {
@@ -158,17 +162,15 @@ const commands: Record<string, Command> = {
         companyId: values.company === undefined ? undefined : requiredId(values, 'company'),
         onProgress: (message: string) => process.stderr.write(`${message}\n`),
       };
-      const { seedBulk, SeedBulkError } = await import('./modules/demo/seed-bulk.ts');
-      const { startDatabase } = await import('./db/start.ts');
-      const database = await startDatabase(config);
-      try {
-        return await seedBulk(database, options);
-      } catch (error) {
-        if (error instanceof SeedBulkError) throw new UsageError(error.message);
-        throw error;
-      } finally {
-        await database.close();
-      }
+      const { seedBulk, SeedBulkError } = await import('./tooling/demo/seed-bulk.ts');
+      return withDeps(config, async (deps) => {
+        try {
+          return await seedBulk(deps.database, options);
+        } catch (error) {
+          if (error instanceof SeedBulkError) throw new UsageError(error.message);
+          throw error;
+        }
+      });
     },
   },
 

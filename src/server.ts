@@ -3,36 +3,32 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DatabaseConnectError } from './db/client.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
-import { startDatabase } from './db/start.ts';
-import { seedDemoIfEmpty } from './modules/demo/seed-demo.ts';
+import { buildDeps } from './deps.ts';
+import { seedDemoIfEmpty } from './tooling/demo/seed-demo.ts';
 import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
 import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
-import { systemClock } from './shared/clock.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = await startDatabase(config);
-  const clock = systemClock;
-  const app = await buildApp({ config, database, clock });
+  const deps = await buildDeps(config);
+  const { ctx, log } = deps;
+  const app = await buildApp(deps);
   // One command gives a complete service: with the embedded database (single-process) the server
   // delivers webhooks itself; on PostgreSQL run `npm run worker` processes instead, or as well.
   const webhookWorker = config.webhookWorkerInServer
-    ? startWebhookWorker({ database, config, clock, log: app.log })
+    ? startWebhookWorker({ db: ctx.db, config, clock: ctx.clock, log, transport: deps.webhookTransport })
     : undefined;
   // The scheduled work (closing expired listings) runs with the in-process worker too.
   const expiry = config.webhookWorkerInServer
-    ? startJobListingExpiry(
-        { db: database.db, clock },
-        {
-          onClosed: (count) => app.log.info({ count }, 'closed expired job listings'),
-          onError: (err) => app.log.error({ err }, 'expiry sweep failed'),
-        },
-      )
+    ? startJobListingExpiry(ctx, {
+        onClosed: (count) => log.info({ count }, 'closed expired job listings'),
+        onError: (err) => log.error({ err }, 'expiry sweep failed'),
+      })
     : undefined;
   app.addHook('onClose', async () => {
     await expiry?.stop();
     await webhookWorker?.stop();
-    await database.close();
+    await deps.close();
   });
 
   let closing = false;
@@ -71,7 +67,7 @@ async function main(): Promise<void> {
   // After listen, so the key is printed only when the server really serves: a start that fails
   // (say, on a busy port) must not use up the one-time key.
   if (config.seedDemo) {
-    const demo = await seedDemoIfEmpty({ db: database.db, clock });
+    const demo = await seedDemoIfEmpty(ctx);
     if (demo) {
       // Printed once, on the first start: the key is not stored and cannot be shown again.
       console.log(

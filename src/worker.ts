@@ -1,44 +1,24 @@
 // Entry: the webhook delivery worker and scheduled work on its own (`npm run worker`), for deployments on PostgreSQL.
 // Run as many as you like against one database: they share the work without sending an attempt
 // twice. With the embedded database the server runs delivery itself (PGlite is single-process).
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
-import { startDatabase } from './db/start.ts';
-import type { WorkerLog } from './modules/webhooks/delivery-worker.ts';
+import { buildDeps } from './deps.ts';
 import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
 import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
-import { systemClock } from './shared/clock.ts';
-
-const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity } as const;
-
-/** JSON lines in pino's shape, so server and worker logs read alike. */
-function jsonLog(level: Config['logLevel']): WorkerLog {
-  const threshold = LEVELS[level];
-  const write = (name: 'info' | 'warn' | 'error') => (obj: object, msg?: string) => {
-    if (LEVELS[name] < threshold) return;
-    const fields = Object.fromEntries(
-      Object.entries(obj).map(([key, value]) => [key, value instanceof Error ? { message: value.message, stack: value.stack } : value]),
-    );
-    process.stdout.write(
-      `${JSON.stringify({ level: LEVELS[name], time: Date.now(), pid: process.pid, name: 'webhook-worker', ...fields, msg })}\n`,
-    );
-  };
-  return { info: write('info'), warn: write('warn'), error: write('error') };
-}
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const log = jsonLog(config.logLevel);
-  const database = await startDatabase(config);
-  const worker = startWebhookWorker({ database, config, clock: systemClock, log });
+  const deps = await buildDeps(config);
+  // JSON lines from pino, as the server writes them, named so the two read apart.
+  const log = deps.log.child({ name: 'webhook-worker' });
+  const { ctx } = deps;
+  const worker = startWebhookWorker({ db: ctx.db, config, clock: ctx.clock, log, transport: deps.webhookTransport });
   // Scheduled work: ACTIVE listings past expiresAt are closed (safe in several processes at once).
-  const expiry = startJobListingExpiry(
-    { db: database.db, clock: systemClock },
-    {
-      onClosed: (count) => log.info({ count }, 'closed expired job listings'),
-      onError: (error) => log.error({ err: error }, 'expiry sweep failed'),
-    },
-  );
+  const expiry = startJobListingExpiry(ctx, {
+    onClosed: (count) => log.info({ count }, 'closed expired job listings'),
+    onError: (error) => log.error({ err: error }, 'expiry sweep failed'),
+  });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -50,7 +30,7 @@ async function main(): Promise<void> {
     try {
       await expiry.stop();
       await worker.stop();
-      await database.close();
+      await deps.close();
     } finally {
       clearTimeout(forced);
       process.exit(0);

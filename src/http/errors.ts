@@ -1,6 +1,6 @@
 // Maps every error the server produces to the contract's envelope, in one place.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError } from '../shared/errors.ts';
+import { DomainError, type ErrorCode } from '../shared/errors.ts';
 import { errorBody, errorResponses } from './error-envelope.ts';
 import { detailsFromAjv } from './validation.ts';
 
@@ -19,10 +19,24 @@ const CODE_BY_STATUS: Record<number, string> = {
   429: 'TOO_MANY_REQUESTS',
 };
 
+/** The one place a domain error's code becomes an HTTP status. */
+export const STATUS_BY_ERROR_CODE: Record<ErrorCode, number> = {
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  VALIDATION_ERROR: 422,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  HTTPS_REQUIRED: 403,
+  TOO_MANY_REQUESTS: 429,
+  // The receiver, not this service, failed: a gateway error.
+  WEBHOOK_UNREACHABLE: 502,
+};
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof DomainError) {
-      return reply.status(error.status).send(errorBody(error.status, error.code, error.message, request.url, error.details));
+      const status = STATUS_BY_ERROR_CODE[error.code];
+      return reply.status(status).send(errorBody(status, error.code, error.message, request.url, error.details));
     }
     if (error.validation) {
       const details = detailsFromAjv(error.validation as never, error.validationContext);

@@ -12,7 +12,7 @@ import {
   deleteIdempotencyKeyIfOlder,
   findIdempotencyKey,
   releaseIdempotencyKey,
-} from '../modules/idempotency/repo.ts';
+} from '../infra/idempotency/repo.ts';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;

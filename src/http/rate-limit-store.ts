@@ -39,7 +39,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   #redis: Redis;
 
   constructor(url: string) {
-    this.#redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 1000 });
+    this.#redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 1000, lazyConnect: true });
+    // lazyConnect: connects on the first hit, so a process that never counts (the CLI) never dials.
     // Connection errors surface on the command that needs Redis; don't crash on the event.
     this.#redis.on('error', () => {});
   }

@@ -41,7 +41,7 @@ export function registerRateLimit(
         reply.header('RateLimit', `"per-key";r=${Math.max(0, limitPerMinute - window.count)};t=${resetSeconds}`);
         if (window.count > limitPerMinute) {
           reply.header('Retry-After', String(resetSeconds));
-          throw new DomainError(429, 'TOO_MANY_REQUESTS', `Rate limit of ${limitPerMinute} requests a minute exceeded`);
+          throw new DomainError('TOO_MANY_REQUESTS', `Rate limit of ${limitPerMinute} requests a minute exceeded`);
         }
       },
       ...existing,

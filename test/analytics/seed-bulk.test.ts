@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
-import { seedBulk, SeedBulkError } from '../../src/modules/demo/seed-bulk.ts';
+import { seedBulk, SeedBulkError } from '../../src/tooling/demo/seed-bulk.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 import { countEvents } from '../applications/fixtures.ts';
 

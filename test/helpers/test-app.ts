@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp, type AppInstance } from '../../src/app.ts';
+import { buildApp } from '../../src/app.ts';
+import { buildDeps } from '../../src/deps.ts';
+import type { AppInstance } from '../../src/http/app-instance.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/client.ts';
 import { startDatabase } from '../../src/db/start.ts';
@@ -88,10 +90,11 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
   const testDb = options.dataDir ? await openDataDir(options.dataDir) : await openTestDatabase();
   const config = loadConfig({ LOG_LEVEL: 'silent', WEBHOOK_ALLOW_LOCAL: 'true', SEED_DEMO: 'false', ...env });
   const clock = new TestClock();
-  const app = await buildApp({ config, database: testDb.database, clock });
+  const deps = await buildDeps(config, { database: testDb.database, clock });
+  const app = await buildApp(deps);
   await options.configure?.(app);
   await app.ready();
-  const ctx: ServiceContext = { db: testDb.database.db, clock };
+  const ctx = deps.ctx;
 
   const keyFor = async (companyId: string, scopes: Scope[]) =>
     (await createApiKey(ctx, { companyId, label: 'test key', scopes })).rawKey;
@@ -111,6 +114,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
     },
     async close() {
       await app.close();
+      await deps.close();
       await testDb.drop();
     },
   };

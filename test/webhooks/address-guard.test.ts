@@ -4,7 +4,7 @@
 import type { LookupAddress } from 'node:dns';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { recordEvent } from '../../src/modules/outbox/record-event.ts';
+import { recordEvent } from '../../src/infra/outbox/record-event.ts';
 import { runWebhookWorkerOnce, type WorkerDeps } from '../../src/modules/webhooks/delivery-worker.ts';
 import { createSubscription } from '../../src/modules/webhooks/service.ts';
 import { createWebhookTransport, type Resolver, type WebhookTransport } from '../../src/modules/webhooks/transport.ts';

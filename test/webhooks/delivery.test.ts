@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
-import { recordEvent } from '../../src/modules/outbox/record-event.ts';
+import { recordEvent } from '../../src/infra/outbox/record-event.ts';
 import {
   attemptDelivery,
   claimDeliveries,

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { createCompany } from '../../src/modules/companies/service.ts';
-import { recordEvent } from '../../src/modules/outbox/record-event.ts';
+import { recordEvent } from '../../src/infra/outbox/record-event.ts';
 import { createSubscription } from '../../src/modules/webhooks/service.ts';
 import { createWebhookTransport, type WebhookTransport } from '../../src/modules/webhooks/transport.ts';
 import { systemClock } from '../../src/shared/clock.ts';

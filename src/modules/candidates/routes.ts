@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app.ts';
+import type { AppInstance } from '../../http/app-instance.ts';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { Paginated } from '../../http/pagination.ts';
 import { CandidateListQuery, candidateSchemas, ImportCandidatesBody, MAX_IMPORT_ROWS } from './schemas.ts';
-import { getCandidateProfile, importCandidates, listCandidates } from './service.ts';
+import { getCandidateProfile, importCandidates } from '../applications/service.ts';
+import { listCandidates } from './service.ts';
 
 const tags = ['Candidates'];
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
-import { findCompany, insertCompany, updateCompany, type CompanyRow } from './repo.ts';
+import { countCompanies, findCompany, insertCompany, updateCompany, type CompanyRow } from './repo.ts';
 
 export interface CompanyView {
   id: string;
@@ -60,6 +60,11 @@ export async function createCompany(
   };
   await insertCompany(ctx.db, row);
   return toCompanyView(row);
+}
+
+/** Whether any company exists yet (the demo seed runs only on an empty database). */
+export async function hasCompanies(ctx: ServiceContext): Promise<boolean> {
+  return (await countCompanies(ctx.db)) > 0;
 }
 
 export async function getCompany(ctx: ServiceContext, id: string): Promise<CompanyView> {

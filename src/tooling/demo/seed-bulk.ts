@@ -11,9 +11,9 @@ import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database, type Db } from '../../db/client.ts';
 import { systemClock, type Clock } from '../../shared/clock.ts';
-import { createCompany } from '../companies/service.ts';
-import { findCompany } from '../companies/repo.ts';
-import { APPLICATION_SOURCES } from '../applications/stages.ts';
+import { createCompany, getCompany } from '../../modules/companies/service.ts';
+import { NotFoundError } from '../../shared/errors.ts';
+import { APPLICATION_SOURCES } from '../../modules/applications/stages.ts';
 
 export interface SeedBulkOptions {
   /** Seed into this company; by default a new "Benchmark company" is created. */
@@ -135,11 +135,14 @@ export async function seedBulk(database: Database, options: SeedBulkOptions): Pr
   const now = clock.now().toISOString();
   const tag = randomBytes(4).toString('hex'); // 8 hex digits
 
+  const ctx = { db: database.db, clock };
   let companyId = options.companyId;
   if (companyId) {
-    if (!(await findCompany(database.db, companyId))) throw new SeedBulkError(`No company ${companyId}`);
+    await getCompany(ctx, companyId).catch((error: unknown) => {
+      throw error instanceof NotFoundError ? new SeedBulkError(`No company ${companyId}`) : error;
+    });
   } else {
-    companyId = (await createCompany({ db: database.db, clock }, { name: `Benchmark company ${tag}` })).id;
+    companyId = (await createCompany(ctx, { name: `Benchmark company ${tag}` })).id;
   }
   const company = companyId;
 
