@@ -23,7 +23,7 @@ import { candidateRoutes, candidateSchemas } from './modules/candidates/routes.t
 import { applicationRoutes, applicationSchemas } from './modules/applications/routes.ts';
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
-import { webhookSchemas } from './modules/webhooks/schemas.ts';
+import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas.ts';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -66,7 +66,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   // After registerAuth: its onRoute hook must run first so the limit check ends up ahead of it.
   registerRateLimit(app, { store: deps.rateLimitStore, limitPerMinute: deps.config.rateLimitPerMinute, clock: deps.clock });
   registerIdempotency(app, ctx);
-  await registerOpenApi(app, deps.config);
+  await registerOpenApi(app, deps.config, { webhooks: webhookEventsOpenApi() });
   registerHealth(app, deps.database);
 
   await app.register(referenceDataRoutes);

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
-import { recordEvent } from '../../src/infra/outbox/record-event.ts';
+import { recordTestEvent } from '../helpers/events.ts';
 import {
   attemptDelivery,
   claimDeliveries,
@@ -50,7 +50,7 @@ const work = (overrides: Partial<WorkerDeps> = {}) => runWebhookWorkerOnce(deps(
 
 /** Records an event the way services do: inside the transaction that makes the change. */
 async function emit(companyId: string, type: string, data: unknown) {
-  return t.ctx.db.transaction((tx) => recordEvent(tx, { companyId, type, data, occurredAt: t.clock.now() }));
+  return t.ctx.db.transaction((tx) => recordTestEvent(tx, { companyId, type, data, occurredAt: t.clock.now() }));
 }
 
 async function subscribe(tenant: Tenant, events: string[], path = '/hooks') {
@@ -151,7 +151,7 @@ describe('delivery', () => {
     await subscribe(tenant, ['application.created'], '/rollback');
     await expect(
       t.ctx.db.transaction(async (tx) => {
-        await recordEvent(tx, { companyId: tenant.companyId, type: 'application.created', data: {}, occurredAt: t.clock.now() });
+        await recordTestEvent(tx, { companyId: tenant.companyId, type: 'application.created', data: {}, occurredAt: t.clock.now() });
         throw new Error('the change failed after the event was recorded');
       }),
     ).rejects.toThrow('the change failed');

@@ -12,6 +12,7 @@ import type { JobListingStatus } from '../reference-data/enums.ts';
 import { knownSectorIds, knownTagIds } from '../reference-data/service.ts';
 import type { Translator } from '../../adapters/translation/translator.ts';
 import { normalizeCurrency } from './currencies.ts';
+import type { JobListingEvent } from './events.ts';
 import { normalizeLanguageTag } from './languages.ts';
 import { computeExpiresAt, transition, type ListingAction } from './lifecycle.ts';
 import {
@@ -235,16 +236,6 @@ function childrenFromInput(listingId: string, input: WritableInput): Partial<Lis
 }
 
 // --- events -------------------------------------------------------------------------------------
-
-export const JOB_LISTING_EVENTS = [
-  'job_listing.created',
-  'job_listing.updated',
-  'job_listing.published',
-  'job_listing.closed',
-  'job_listing.archived',
-  'job_listing.deleted',
-] as const;
-export type JobListingEvent = (typeof JOB_LISTING_EVENTS)[number];
 
 /** The event's data is the listing itself, texts as written (events do not depend on a language). */
 async function emit(tx: Db, type: JobListingEvent, aggregate: JobListingAggregate, occurredAt: Date): Promise<void> {
