@@ -26,7 +26,7 @@ const app = await buildApp(deps);
 
 async function tenantWith(size: typeof small) {
   const started = performance.now();
-  const seeded = await seedBulk(database, size);
+  const seeded = await seedBulk(deps, size);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`seeded ${size.applications} applications, ${size.candidates} candidates in ${seconds} s`);
   const key = await createApiKey(ctx, { companyId: seeded.companyId, label: 'bench', scopes: ALL_SCOPES });

@@ -22,6 +22,8 @@ interface Command {
   options: ParseArgsOptionsConfig;
   /** Returns what to print as JSON (nothing for undefined). */
   run(values: Values, config: Config, io: CliIo): Promise<unknown>;
+  /** False: runs without loading the settings (so it works before they are complete). */
+  needsConfig?: false;
 }
 
 /** Where a run reads its settings and writes its output: the process's own, or a test's. */
@@ -172,11 +174,47 @@ const commands: Record<string, Command> = {
       const { seedBulk, SeedBulkError } = await import('./tooling/demo/seed-bulk.ts');
       return withDeps(config, async (deps) => {
         try {
-          return await seedBulk(deps.database, options);
+          return await seedBulk(deps, options);
         } catch (error) {
           if (error instanceof SeedBulkError) throw new UsageError(error.message);
           throw error;
         }
+      });
+    },
+  },
+
+  'encryption-key generate': {
+    usage: '',
+    summary: 'Print a new random key for ENCRYPTION_KEY (32 bytes, base64). Changes nothing.',
+    options: {},
+    needsConfig: false,
+    async run() {
+      const { generateEncryptionKey } = await import('./shared/secret-box.ts');
+      return { encryptionKey: generateEncryptionKey() };
+    },
+  },
+
+  'encryption-key rotate': {
+    usage: '',
+    summary:
+      'Re-encrypt every stored secret under the current key. With ENCRYPTION_KEY: set the new key there and the old one in ENCRYPTION_KEY_PREVIOUS first. Without: replaces the key file in DATA_DIR.',
+    options: {},
+    async run(_values, config) {
+      const { loadEncryptionKeys, rotateKeyFile } = await import('./shared/encryption-keys.ts');
+      const { resealSigningSecrets } = await import('./modules/webhooks/service.ts');
+      const { source } = loadEncryptionKeys(config);
+      return withServices(config, async (ctx) => {
+        // Every kind of secret kept sealed is re-sealed here (OAuth client secrets join this list).
+        const reseal = async (box: typeof ctx.secrets) => resealSigningSecrets(ctx, { box });
+        if (source.kind === 'setting') {
+          return { keySource: 'ENCRYPTION_KEY', keyId: ctx.secrets.currentKeyId, resealed: await reseal(ctx.secrets) };
+        }
+        let keyId = '';
+        const resealed = await rotateKeyFile(config.dataDir, async (box) => {
+          keyId = box.currentKeyId;
+          return reseal(box);
+        });
+        return { keySource: source.path, keyId, resealed };
       });
     },
   },
@@ -245,7 +283,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stdout(`${usageLine(found.name)}\n    ${command.summary}\n`);
       return 0;
     }
-    const result = await command.run(values, loadConfig(io.env), io);
+    const result = await command.run(values, command.needsConfig === false ? (undefined as never) : loadConfig(io.env), io);
     if (result !== undefined) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {

@@ -11,12 +11,16 @@ import { startDatabase } from './db/start.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/rate-limit-store.ts';
 import { createWebhookTransport, type WebhookTransport } from './modules/webhooks/transport.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
+import { loadEncryptionKeys } from './shared/encryption-keys.ts';
+import type { SecretBox } from './shared/secret-box.ts';
 import type { ServiceContext } from './shared/context.ts';
 
 export interface Deps {
   config: Config;
   database: Database;
   clock: Clock;
+  /** Seals and opens secrets kept at rest (ENCRYPTION_KEY, or the key file in DATA_DIR). */
+  secrets: SecretBox;
   log: Logger;
   /** Machine translation (TRANSLATOR_URL); undefined: none configured. */
   translator: Translator | undefined;
@@ -29,7 +33,7 @@ export interface Deps {
 }
 
 /** Replacements for tests: a test database, a clock they can move, a fake translator. */
-export type DepsOverrides = Partial<Pick<Deps, 'database' | 'clock' | 'log' | 'translator' | 'webhookTransport' | 'rateLimitStore'>>;
+export type DepsOverrides = Partial<Pick<Deps, 'database' | 'clock' | 'secrets' | 'log' | 'translator' | 'webhookTransport' | 'rateLimitStore'>>;
 
 /** The translator the configuration switches on, or undefined when none is configured. */
 export function translatorFromConfig(config: Pick<Config, 'translatorUrl' | 'translatorApiKey'>): Translator | undefined {
@@ -46,6 +50,8 @@ export function buildLogger(config: Pick<Config, 'logLevel'>): Logger {
 }
 
 export async function buildDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
+  // Keys first: a missing or malformed key stops the start before the database is touched.
+  const secrets = overrides.secrets ?? loadEncryptionKeys(config).box;
   const database = overrides.database ?? (await startDatabase(config));
   const clock = overrides.clock ?? systemClock;
   const log = overrides.log ?? buildLogger(config);
@@ -58,11 +64,12 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     config,
     database,
     clock,
+    secrets,
     log,
     translator,
     webhookTransport,
     rateLimitStore,
-    ctx: { db: database.db, clock },
+    ctx: { db: database.db, clock, secrets },
     async close() {
       if (closed) return;
       closed = true;

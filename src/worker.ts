@@ -6,6 +6,7 @@ import { DataDirLockedError } from './db/embedded-lock.ts';
 import { buildDeps } from './deps.ts';
 import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
 import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
+import { resealSigningSecrets } from './modules/webhooks/service.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -13,7 +14,8 @@ async function main(): Promise<void> {
   // JSON lines from pino, as the server writes them, named so the two read apart.
   const log = deps.log.child({ name: 'webhook-worker' });
   const { ctx } = deps;
-  const worker = startWebhookWorker({ db: ctx.db, config, clock: ctx.clock, log, transport: deps.webhookTransport });
+  await resealSigningSecrets(ctx, { onlyClear: true });
+  const worker = startWebhookWorker({ db: ctx.db, config, clock: ctx.clock, secrets: ctx.secrets, log, transport: deps.webhookTransport });
   // Scheduled work: ACTIVE listings past expiresAt are closed (safe in several processes at once).
   const expiry = startJobListingExpiry(ctx, {
     onClosed: (count) => log.info({ count }, 'closed expired job listings'),

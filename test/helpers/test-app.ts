@@ -49,6 +49,9 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   return { database, url: undefined, drop: () => database.close() };
 }
 
+/** ENCRYPTION_KEY of test apps; child processes (worker, server, CLI) on the same data get it too. */
+export const TEST_ENCRYPTION_KEY = 'dGVzdC1lbmNyeXB0aW9uLWtleS0zMi1ieXRlcy1vayE=';
+
 export interface Tenant {
   companyId: string;
   apiKey: string;
@@ -79,6 +82,8 @@ export interface TestAppOptions {
    * copy of the template: to look at what a child process (the CLI) wrote there.
    */
   dataDir?: string;
+  /** PostgreSQL: opens this database (another app's, left in place on close) instead of a new copy. */
+  databaseUrl?: string;
 }
 
 async function openDataDir(dataDir: string): Promise<TestDatabase> {
@@ -86,9 +91,24 @@ async function openDataDir(dataDir: string): Promise<TestDatabase> {
   return { database, url: undefined, drop: () => database.close() };
 }
 
+async function openSharedDatabase(url: string): Promise<TestDatabase> {
+  const database = await openDatabase({ databaseUrl: url, poolSize: 5 });
+  return { database, url, drop: () => database.close() };
+}
+
 export async function buildTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const testDb = options.dataDir ? await openDataDir(options.dataDir) : await openTestDatabase();
-  const config = loadConfig({ LOG_LEVEL: 'silent', WEBHOOK_ALLOW_LOCAL: 'true', SEED_DEMO: 'false', ...env });
+  const testDb = options.dataDir
+    ? await openDataDir(options.dataDir)
+    : options.databaseUrl
+      ? await openSharedDatabase(options.databaseUrl)
+      : await openTestDatabase();
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    WEBHOOK_ALLOW_LOCAL: 'true',
+    SEED_DEMO: 'false',
+    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    ...env,
+  });
   const clock = new TestClock();
   const deps = await buildDeps(config, { database: testDb.database, clock });
   const app = await buildApp(deps);

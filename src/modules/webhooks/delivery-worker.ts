@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../shared/clock.ts';
+import type { SecretBox } from '../../shared/secret-box.ts';
 import {
   claimDueDeliveries,
   disableSubscription,
@@ -21,6 +22,7 @@ import {
 } from './repo.ts';
 import { lockUndispatchedEvents, markEventsDispatched } from '../../infra/outbox/repo.ts';
 import { attemptOutcome, failedLongEnoughToDisable } from './retry-schedule.ts';
+import { openSigningSecrets } from './service.ts';
 import { signedHeaders, signingSecrets, webhookBody } from './signature.ts';
 import { attemptError, type WebhookTransport } from './transport.ts';
 
@@ -34,6 +36,8 @@ export interface WorkerLog {
 export interface WorkerDeps {
   db: Db;
   clock: Clock;
+  /** Opens the stored (sealed) signing secrets. */
+  secrets: SecretBox;
   transport: WebhookTransport;
   log: WorkerLog;
   /** How long a claimed delivery stays with its worker before another may take it over. */
@@ -109,7 +113,7 @@ export async function attemptDelivery(deps: WorkerDeps, claimed: ClaimedDelivery
     msgId: delivery.eventId,
     timestamp: attemptedAt,
     body: delivery.payload,
-    secrets: signingSecrets(claimed, attemptedAt),
+    secrets: signingSecrets(openSigningSecrets(deps.secrets, claimed), attemptedAt),
   });
   const result = await deps.transport.send(claimed.url, headers, delivery.payload);
   const statusCode = result.kind === 'response' ? result.statusCode : null;
@@ -250,6 +254,7 @@ export function startWebhookWorker(input: {
   db: Db;
   config: Pick<Config, 'webhookLeaseSeconds' | 'webhookConcurrency' | 'webhookPollMs'>;
   clock: Clock;
+  secrets: SecretBox;
   log: WorkerLog;
   /** Built once by the process (src/deps.ts), which also closes it. */
   transport: WebhookTransport;
@@ -258,6 +263,7 @@ export function startWebhookWorker(input: {
     {
       db: input.db,
       clock: input.clock,
+      secrets: input.secrets,
       transport: input.transport,
       log: input.log,
       leaseMs: input.config.webhookLeaseSeconds * 1000,

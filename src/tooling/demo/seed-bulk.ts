@@ -10,7 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database, type Db } from '../../db/client.ts';
-import { systemClock, type Clock } from '../../shared/clock.ts';
+import type { Clock } from '../../shared/clock.ts';
+import type { ServiceContext } from '../../shared/context.ts';
 import { createCompany, getCompany } from '../../modules/companies/service.ts';
 import { NotFoundError } from '../../shared/errors.ts';
 import { APPLICATION_SOURCES } from '../../modules/applications/stages.ts';
@@ -113,7 +114,12 @@ function listingTimeline(k: SQL, now: string) {
   return { status, publishedAt, closedAt };
 }
 
-export async function seedBulk(database: Database, options: SeedBulkOptions): Promise<SeedBulkResult> {
+/** `target`: the database (for ANALYZE) and the service context its companies are made with. */
+export async function seedBulk(
+  target: { database: Database; ctx: ServiceContext },
+  options: SeedBulkOptions,
+): Promise<SeedBulkResult> {
+  const { database } = target;
   checkCount('listings', options.listings);
   checkCount('candidates', options.candidates);
   checkCount('applications', options.applications);
@@ -130,12 +136,12 @@ export async function seedBulk(database: Database, options: SeedBulkOptions): Pr
       `--applications ${A} exceeds what ${C} candidates can make to ${open} open listings (one application per candidate and listing: at most ${C * open})`,
     );
   }
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? target.ctx.clock;
   const progress = options.onProgress ?? (() => {});
   const now = clock.now().toISOString();
   const tag = randomBytes(4).toString('hex'); // 8 hex digits
 
-  const ctx = { db: database.db, clock };
+  const ctx = { ...target.ctx, clock };
   let companyId = options.companyId;
   if (companyId) {
     await getCompany(ctx, companyId).catch((error: unknown) => {
