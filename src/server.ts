@@ -5,32 +5,22 @@ import { DatabaseConnectError } from './db/client.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
 import { buildDeps } from './deps.ts';
 import { seedDemoIfEmpty } from './tooling/demo/seed-demo.ts';
-import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
-import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
 import { resealSigningSecrets } from './modules/webhooks/service.ts';
+import { startScheduledWork } from './scheduled-work.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const deps = await buildDeps(config);
-  const { ctx, log } = deps;
+  const { ctx } = deps;
   // Signing secrets stored in clear (before encryption at rest existed) are sealed now.
   await resealSigningSecrets(ctx, { onlyClear: true });
   const app = await buildApp(deps);
   // One command gives a complete service: with the embedded database (single-process) the server
-  // delivers webhooks itself; on PostgreSQL run `npm run worker` processes instead, or as well.
-  const webhookWorker = config.webhookWorkerInServer
-    ? startWebhookWorker({ db: ctx.db, config, clock: ctx.clock, secrets: ctx.secrets, log, transport: deps.webhookTransport })
-    : undefined;
-  // The scheduled work (closing expired listings) runs with the in-process worker too.
-  const expiry = config.webhookWorkerInServer
-    ? startJobListingExpiry(ctx, {
-        onClosed: (count) => log.info({ count }, 'closed expired job listings'),
-        onError: (err) => log.error({ err }, 'expiry sweep failed'),
-      })
-    : undefined;
+  // delivers webhooks and runs the sweeps itself; on PostgreSQL run `npm run worker` processes
+  // instead, or as well.
+  const scheduled = config.webhookWorkerInServer ? startScheduledWork(deps) : undefined;
   app.addHook('onClose', async () => {
-    await expiry?.stop();
-    await webhookWorker?.stop();
+    await scheduled?.stop();
     await deps.close();
   });
 

@@ -4,9 +4,8 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
 import { buildDeps } from './deps.ts';
-import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
-import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
 import { resealSigningSecrets } from './modules/webhooks/service.ts';
+import { startScheduledWork } from './scheduled-work.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -15,12 +14,8 @@ async function main(): Promise<void> {
   const log = deps.log.child({ name: 'webhook-worker' });
   const { ctx } = deps;
   await resealSigningSecrets(ctx, { onlyClear: true });
-  const worker = startWebhookWorker({ db: ctx.db, config, clock: ctx.clock, secrets: ctx.secrets, log, transport: deps.webhookTransport });
-  // Scheduled work: ACTIVE listings past expiresAt are closed (safe in several processes at once).
-  const expiry = startJobListingExpiry(ctx, {
-    onClosed: (count) => log.info({ count }, 'closed expired job listings'),
-    onError: (error) => log.error({ err: error }, 'expiry sweep failed'),
-  });
+  // Delivery and the sweeps; safe to run in several processes at once.
+  const work = startScheduledWork(deps, log);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -30,8 +25,7 @@ async function main(): Promise<void> {
     // Sends are bounded by their 10 s timeout; past that, exit anyway: leases make it safe.
     const forced = setTimeout(() => process.exit(1), 20_000).unref();
     try {
-      await expiry.stop();
-      await worker.stop();
+      await work.stop();
       await deps.close();
     } finally {
       clearTimeout(forced);

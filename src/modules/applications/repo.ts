@@ -44,17 +44,7 @@ export async function updateApplicationStatus(
   return row;
 }
 
-/** Inserts unless the candidate already applied to the listing; undefined then. */
-export async function insertApplicationIfAbsent(db: Db, row: ApplicationRow): Promise<ApplicationRow | undefined> {
-  const [inserted] = await db
-    .insert(applications)
-    .values(row)
-    .onConflictDoNothing({ target: [applications.jobListingId, applications.candidateId] })
-    .returning();
-  return inserted;
-}
-
-/** Bulk form of insertApplicationIfAbsent: answers the rows actually inserted. */
+/** Inserts the rows whose candidate has not applied to the listing yet; answers the rows inserted. */
 export async function insertApplicationsIfAbsent(db: Db, rows: ApplicationRow[]): Promise<ApplicationRow[]> {
   if (rows.length === 0) return [];
   return db
