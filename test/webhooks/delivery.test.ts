@@ -83,6 +83,24 @@ function verify(secret: string, request: ReceivedRequest) {
 }
 
 describe('delivery', () => {
+  it('fans an event out only to subscriptions that existed when it occurred, even before fan-out ran', async () => {
+    const tenant = await t.tenant();
+    await subscribe(tenant, ['candidate.created'], '/fan-out-before');
+    await emit(tenant.companyId, 'candidate.created', { candidate: { id: 'c-before' } });
+    // The event is still in the outbox (no worker ran) when the second subscription is made.
+    t.clock.advance(1000);
+    const later = await subscribe(tenant, ['candidate.created'], '/fan-out-after');
+    await work();
+    expect(requestsTo('/fan-out-before')).toHaveLength(1);
+    expect(requestsTo('/fan-out-after')).toHaveLength(0);
+    expect(await deliveriesOf(tenant, later.id)).toEqual([]);
+
+    // It does get what happens after it was made.
+    await emit(tenant.companyId, 'candidate.created', { candidate: { id: 'c-after' } });
+    await work();
+    expect(requestsTo('/fan-out-after')).toHaveLength(1);
+  });
+
   it('sends application.created and application.status_changed signed; the standardwebhooks package verifies them', async () => {
     const tenant = await t.tenant();
     const sub = await subscribe(tenant, ['application.created', 'application.status_changed'], '/signed');
