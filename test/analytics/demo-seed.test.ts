@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoIfEmpty, type DemoSeed } from '../../src/tooling/demo/seed-demo.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
-import { countEvents } from '../applications/fixtures.ts';
+import { countEvents } from '../helpers/factories.ts';
 
 let t: TestApp;
 let demo: DemoSeed;

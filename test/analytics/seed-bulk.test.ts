@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { seedBulk, SeedBulkError } from '../../src/tooling/demo/seed-bulk.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
-import { countEvents } from '../applications/fixtures.ts';
+import { countEvents } from '../helpers/factories.ts';
 
 let t: TestApp;
 beforeAll(async () => {
