@@ -13,7 +13,7 @@ import { knownSectorIds, knownTagIds } from '../reference-data/service.ts';
 import type { Translator } from '../../adapters/translation/translator.ts';
 import { normalizeCurrency } from './currencies.ts';
 import type { JobListingEvent } from './events.ts';
-import { normalizeLanguageTag } from './languages.ts';
+import { normalizeLanguageTag } from '../../shared/language-tags.ts';
 import { computeExpiresAt, transition, type ListingAction } from './lifecycle.ts';
 import {
   deleteJobListingRow,

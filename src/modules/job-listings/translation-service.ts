@@ -19,7 +19,7 @@ import type { ServiceContext } from '../../shared/context.ts';
 import { getCompany } from '../companies/service.ts';
 import { recordEvent } from '../../infra/outbox/record-event.ts';
 import type { Translator } from '../../adapters/translation/translator.ts';
-import { lookupCandidates, normalizeLanguageTag, sameLanguage } from './languages.ts';
+import { lookupCandidates, normalizeLanguageTag, sameLanguage } from '../../shared/language-tags.ts';
 import { transition } from './lifecycle.ts';
 import type { JobListingStatus } from '../reference-data/enums.ts';
 import {
