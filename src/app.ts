@@ -1,13 +1,10 @@
 // buildApp: cross-cutting plugins first, then the modules. No listen() here: the server entry
-// listens, tests use app.inject().
+// listens, tests use app.inject(). Every dependency comes built from src/deps.ts (buildDeps).
 import { readFileSync } from 'node:fs';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from './config.ts';
-import type { Database } from './db/client.ts';
-import type { Clock } from './shared/clock.ts';
-import type { ServiceContext } from './shared/context.ts';
-import type { SecretBox } from './shared/secret-box.ts';
+import type { Deps } from './deps.ts';
+import type { AppInstance } from './http/app-instance.ts';
 import { registerAuth } from './http/auth.ts';
 import { ErrorEnvelope } from './http/error-envelope.ts';
 import { clientErrorHandler, expectationFailed, frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
@@ -17,7 +14,6 @@ import { registerHttpsOnly } from './http/https.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerAuthFailureLimit, registerRateLimit } from './http/rate-limit.ts';
-import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit-store.ts';
 import { generateRequestId, registerRequestId } from './http/request-id.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
 import { referenceDataRoutes, referenceDataSchemas } from './modules/reference-data/routes.ts';
@@ -27,29 +23,7 @@ import { candidateRoutes, candidateSchemas } from './modules/candidates/routes.t
 import { applicationRoutes, applicationSchemas } from './modules/applications/routes.ts';
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
-import { webhookSchemas } from './modules/webhooks/schemas.ts';
-
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  clock: Clock;
-  secrets: SecretBox;
-}
-
-export type AppInstance = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    deps: AppDeps;
-    ctx: ServiceContext;
-  }
-}
+import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas.ts';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -64,7 +38,7 @@ const SHARED_SCHEMAS = [
   ...webhookSchemas,
 ];
 
-export async function buildApp(deps: AppDeps): Promise<AppInstance> {
+export async function buildApp(deps: Deps): Promise<AppInstance> {
   const { config } = deps;
   // Node checks request and header deadlines on this interval (30 s by default): a fraction of the
   // timeout keeps the cut-off close to it.
@@ -84,10 +58,8 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     keepAliveTimeout: config.keepAliveTimeoutMs,
     maxRequestsPerSocket: config.maxRequestsPerSocket,
     clientErrorHandler,
-    logger: {
-      level: deps.config.logLevel,
-      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-    },
+    // Typed as Fastify's base logger so the app keeps the one AppInstance type (a pino Logger is one).
+    loggerInstance: deps.log as FastifyBaseLogger,
     genReqId: generateRequestId,
     frameworkErrors: frameworkErrorHandler,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -104,7 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     if (!request.raw.complete) reply.header('connection', 'close');
   });
 
-  const ctx: ServiceContext = { db: deps.database.db, clock: deps.clock, secrets: deps.secrets };
+  const ctx = deps.ctx;
   app.decorate('deps', deps);
   app.decorate('ctx', ctx);
 
@@ -115,16 +87,12 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   registerErrorHandling(app);
   if (deps.config.mode === 'production') registerHttpsOnly(app);
   registerAuth(app, ctx);
-  const rateLimitStore = config.redisUrl
-    ? new RedisRateLimitStore(config.redisUrl, { breakerOpenMs: config.redisBreakerMs })
-    : new MemoryRateLimitStore();
-  app.addHook('onClose', async () => rateLimitStore.close());
   // After registerAuth: its onRoute hook must run first so the limit checks end up ahead of it
   // (each prepends its check: the failure limit runs first, then the per-key limit, then auth).
-  registerRateLimit(app, { store: rateLimitStore, limitPerMinute: config.rateLimitPerMinute, clock: deps.clock });
-  registerAuthFailureLimit(app, { store: rateLimitStore, failuresPerMinute: config.authFailuresPerMinute, clock: deps.clock });
+  registerRateLimit(app, { store: deps.rateLimitStore, limitPerMinute: config.rateLimitPerMinute, clock: deps.clock });
+  registerAuthFailureLimit(app, { store: deps.rateLimitStore, failuresPerMinute: config.authFailuresPerMinute, clock: deps.clock });
   registerIdempotency(app, ctx);
-  await registerOpenApi(app, deps.config);
+  await registerOpenApi(app, deps.config, { webhooks: webhookEventsOpenApi() });
   registerHealth(app, deps.database);
 
   await app.register(referenceDataRoutes);

@@ -3,43 +3,25 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DatabaseConnectError } from './db/client.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
-import { startDatabase } from './db/start.ts';
-import { seedDemoIfEmpty } from './modules/demo/seed-demo.ts';
-import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
-import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
-import { systemClock } from './shared/clock.ts';
-import { loadEncryptionKeys } from './shared/encryption-keys.ts';
+import { buildDeps } from './deps.ts';
+import { seedDemoIfEmpty } from './tooling/demo/seed-demo.ts';
 import { resealSigningSecrets } from './modules/webhooks/service.ts';
-import type { ServiceContext } from './shared/context.ts';
+import { startScheduledWork } from './scheduled-work.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const { box: secrets } = loadEncryptionKeys(config);
-  const database = await startDatabase(config);
-  const clock = systemClock;
-  const ctx: ServiceContext = { db: database.db, clock, secrets };
+  const deps = await buildDeps(config);
+  const { ctx } = deps;
   // Signing secrets stored in clear (before encryption at rest existed) are sealed now.
   await resealSigningSecrets(ctx, { onlyClear: true });
-  const app = await buildApp({ config, database, clock, secrets });
+  const app = await buildApp(deps);
   // One command gives a complete service: with the embedded database (single-process) the server
-  // delivers webhooks itself; on PostgreSQL run `npm run worker` processes instead, or as well.
-  const webhookWorker = config.webhookWorkerInServer
-    ? startWebhookWorker({ database, config, clock, secrets, log: app.log })
-    : undefined;
-  // The scheduled work (closing expired listings) runs with the in-process worker too.
-  const expiry = config.webhookWorkerInServer
-    ? startJobListingExpiry(
-        ctx,
-        {
-          onClosed: (count) => app.log.info({ count }, 'closed expired job listings'),
-          onError: (err) => app.log.error({ err }, 'expiry sweep failed'),
-        },
-      )
-    : undefined;
+  // delivers webhooks and runs the sweeps itself; on PostgreSQL run `npm run worker` processes
+  // instead, or as well.
+  const scheduled = config.webhookWorkerInServer ? startScheduledWork(deps) : undefined;
   app.addHook('onClose', async () => {
-    await expiry?.stop();
-    await webhookWorker?.stop();
-    await database.close();
+    await scheduled?.stop();
+    await deps.close();
   });
 
   let closing = false;

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseBusy } from '../db/client.ts';
-import { DomainError } from '../shared/errors.ts';
+import { DomainError, type ErrorCode } from '../shared/errors.ts';
 import { errorBody, errorResponses } from './error-envelope.ts';
 import { detailsFromAjv } from './validation.ts';
 
@@ -23,10 +23,26 @@ const CODE_BY_STATUS: Record<number, string> = {
   429: 'TOO_MANY_REQUESTS',
 };
 
+/** The one place a domain error's code becomes an HTTP status. */
+export const STATUS_BY_ERROR_CODE: Record<ErrorCode, number> = {
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  VALIDATION_ERROR: 422,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  HTTPS_REQUIRED: 403,
+  TOO_MANY_REQUESTS: 429,
+  // The receiver, not this service, failed: a gateway error.
+  WEBHOOK_UNREACHABLE: 502,
+  BAD_REQUEST: 400,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+};
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof DomainError) {
-      return reply.status(error.status).send(errorBody(error.status, error.code, error.message, request.url, error.details));
+      const status = STATUS_BY_ERROR_CODE[error.code];
+      return reply.status(status).send(errorBody(status, error.code, error.message, request.url, error.details));
     }
     if (error.validation) {
       const details = detailsFromAjv(error.validation as never, error.validationContext);

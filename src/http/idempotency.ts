@@ -12,9 +12,9 @@ import {
   deleteIdempotencyKeyIfOlder,
   findIdempotencyKey,
   releaseIdempotencyKey,
-} from '../modules/idempotency/repo.ts';
+} from '../infra/idempotency/repo.ts';
+import { IDEMPOTENCY_WINDOW_MS } from '../infra/idempotency/expiry.ts';
 
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 declare module 'fastify' {

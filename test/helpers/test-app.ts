@@ -4,12 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp, type AppInstance } from '../../src/app.ts';
+import { buildApp } from '../../src/app.ts';
+import { buildDeps } from '../../src/deps.ts';
+import type { AppInstance } from '../../src/http/app-instance.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/client.ts';
 import { startDatabase } from '../../src/db/start.ts';
 import type { ServiceContext } from '../../src/shared/context.ts';
-import { loadEncryptionKeys } from '../../src/shared/encryption-keys.ts';
 import { createApiKey } from '../../src/modules/api-keys/service.ts';
 import { ALL_SCOPES, type Scope } from '../../src/modules/api-keys/scopes.ts';
 import { createCompany } from '../../src/modules/companies/service.ts';
@@ -125,11 +126,11 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
       ? await openSharedDatabase(options.databaseUrl)
       : await openTestDatabase(config);
   const clock = new TestClock();
-  const { box: secrets } = loadEncryptionKeys(config);
-  const app = await buildApp({ config, database: testDb.database, clock, secrets });
+  const deps = await buildDeps(config, { database: testDb.database, clock });
+  const app = await buildApp(deps);
   await options.configure?.(app);
   await app.ready();
-  const ctx: ServiceContext = { db: testDb.database.db, clock, secrets };
+  const ctx = deps.ctx;
 
   const keyFor = async (companyId: string, scopes: Scope[]) =>
     (await createApiKey(ctx, { companyId, label: 'test key', scopes })).rawKey;
@@ -149,6 +150,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
     },
     async close() {
       await app.close();
+      await deps.close();
       await testDb.drop();
     },
   };

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { createCompany } from '../../src/modules/companies/service.ts';
-import { recordEvent } from '../../src/modules/outbox/record-event.ts';
+import { recordTestEvent } from '../helpers/events.ts';
 import { createSubscription } from '../../src/modules/webhooks/service.ts';
 import { createWebhookTransport, type WebhookTransport } from '../../src/modules/webhooks/transport.ts';
 import { systemClock } from '../../src/shared/clock.ts';
@@ -116,7 +116,7 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes on one PostgreSQL',
     for (let i = 0; i < count; i += 25) {
       await ctx.db.transaction(async (tx) => {
         for (let j = i; j < Math.min(count, i + 25); j++) {
-          ids.push((await recordEvent(tx, { companyId, type: 'application.created', data: { n: j }, occurredAt: new Date() })).id);
+          ids.push((await recordTestEvent(tx, { companyId, type: 'application.created', data: { n: j }, occurredAt: new Date() })).id);
         }
       });
     }

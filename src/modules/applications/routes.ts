@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app.ts';
+import type { AppInstance } from '../../http/app-instance.ts';
 import { principalOf } from '../../http/auth.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { translatorFromConfig } from '../translation/translator.ts';
 import type { LanguageOptions } from '../job-listings/service.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { PageQuery, Paginated } from '../../http/pagination.ts';
@@ -27,7 +26,7 @@ const read = { auth: { scope: 'applications:read' as const } };
 const write = { auth: { scope: 'applications:write' as const } };
 
 export async function applicationRoutes(app: AppInstance): Promise<void> {
-  const translator = translatorFromConfig(app.deps.config);
+  const translator = app.deps.translator;
   const language = (request: FastifyRequest): LanguageOptions => ({
     acceptLanguage: request.headers['accept-language'],
     translator,

@@ -3,11 +3,10 @@
 // documentation integrators read.
 import { Type } from 'typebox';
 import type { FastifyReply } from 'fastify';
-import type { AppInstance } from '../../app.ts';
+import type { AppInstance } from '../../http/app-instance.ts';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { Paginated } from '../../http/pagination.ts';
-import { translatorFromConfig } from '../translation/translator.ts';
 import {
   CreateJobListingBody,
   ListJobListingsQuery,
@@ -53,7 +52,7 @@ function withLanguage(reply: FastifyReply, language: string): void {
 
 export async function jobListingRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
-  const translator = translatorFromConfig(app.deps.config);
+  const translator = app.deps.translator;
   const read = { scope: 'jobs:read' } as const;
   const write = { scope: 'jobs:write' } as const;
 

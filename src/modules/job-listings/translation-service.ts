@@ -17,9 +17,9 @@ import type { Db } from '../../db/client.ts';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import { getCompany } from '../companies/service.ts';
-import { recordEvent } from '../outbox/record-event.ts';
-import type { Translator } from '../translation/translator.ts';
-import { lookupCandidates, normalizeLanguageTag, sameLanguage } from './languages.ts';
+import { recordEvent } from '../../infra/outbox/record-event.ts';
+import type { Translator } from '../../adapters/translation/translator.ts';
+import { lookupCandidates, normalizeLanguageTag, sameLanguage } from '../../shared/language-tags.ts';
 import { transition } from './lifecycle.ts';
 import type { JobListingStatus } from '../reference-data/enums.ts';
 import {

@@ -5,7 +5,7 @@
 // a worker killed mid-send leaves a lease that runs out and the delivery is tried again.
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.ts';
-import type { Database, Db } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import {
@@ -14,18 +14,17 @@ import {
   finishClaimedDelivery,
   insertAttemptIfDeliveryExists,
   insertDeliveries,
-  lockUndispatchedEvents,
-  markEventsDispatched,
   markSubscriptionFailing,
   markSubscriptionHealthy,
   activeSubscriptionsOf,
   type ClaimedDelivery,
   type DeliveryRow,
 } from './repo.ts';
+import { lockUndispatchedEvents, markEventsDispatched } from '../../infra/outbox/repo.ts';
 import { attemptOutcome, failedLongEnoughToDisable } from './retry-schedule.ts';
 import { openSigningSecrets } from './service.ts';
 import { signedHeaders, signingSecrets, webhookBody } from './signature.ts';
-import { attemptError, createWebhookTransport, type WebhookTransport } from './transport.ts';
+import { attemptError, type WebhookTransport } from './transport.ts';
 
 /** The subset of a pino logger the worker uses (Fastify's app.log fits). */
 export interface WorkerLog {
@@ -252,20 +251,20 @@ export function runWebhookWorkerLoop(deps: WorkerDeps, options: LoopOptions): We
  * the server is the only worker there) or the `npm run worker` entry.
  */
 export function startWebhookWorker(input: {
-  database: Database;
-  config: Config;
+  db: Db;
+  config: Pick<Config, 'webhookLeaseSeconds' | 'webhookConcurrency' | 'webhookPollMs'>;
   clock: Clock;
   secrets: SecretBox;
   log: WorkerLog;
-  transport?: WebhookTransport;
+  /** Built once by the process (src/deps.ts), which also closes it. */
+  transport: WebhookTransport;
 }): WebhookWorker {
-  const transport = input.transport ?? createWebhookTransport({ allowLocal: input.config.webhookAllowLocal });
   const worker = runWebhookWorkerLoop(
     {
-      db: input.database.db,
+      db: input.db,
       clock: input.clock,
       secrets: input.secrets,
-      transport,
+      transport: input.transport,
       log: input.log,
       leaseMs: input.config.webhookLeaseSeconds * 1000,
       concurrency: input.config.webhookConcurrency,
@@ -279,7 +278,6 @@ export function startWebhookWorker(input: {
   return {
     async stop() {
       await worker.stop();
-      if (!input.transport) await transport.close();
     },
   };
 }

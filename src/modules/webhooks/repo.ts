@@ -1,15 +1,13 @@
 // SQL of the webhooks module: subscriptions, deliveries and their attempts, and the worker's
-// fan-out and claim queries.
+// fan-out and claim queries. The outbox's own queries (undispatched events) are src/infra/outbox/repo.ts.
 import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
-import { events } from '../outbox/tables.ts';
 import type { DeliveryStatus } from './retry-schedule.ts';
 import { webhookDeliveries, webhookDeliveryAttempts, webhookSubscriptions } from './tables.ts';
 
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookDeliveryAttempts.$inferSelect;
-export type EventRow = typeof events.$inferSelect;
 
 // ---- subscriptions ------------------------------------------------------------------------------
 
@@ -190,20 +188,6 @@ export async function requeueDelivery(db: Db, id: string, now: Date): Promise<De
 
 // ---- worker: fan-out ----------------------------------------------------------------------------
 
-/**
- * Locks a batch of events not yet fanned out. SKIP LOCKED: another worker's batch is passed over,
- * so workers never wait for each other and never fan out one event twice.
- */
-export async function lockUndispatchedEvents(tx: Db, limit: number): Promise<EventRow[]> {
-  return tx
-    .select()
-    .from(events)
-    .where(isNull(events.dispatchedAt))
-    .orderBy(asc(events.occurredAt), asc(events.id))
-    .limit(limit)
-    .for('update', { skipLocked: true });
-}
-
 export async function activeSubscriptionsOf(
   tx: Db,
   companyIds: string[],
@@ -224,11 +208,6 @@ export async function activeSubscriptionsOf(
 export async function insertDeliveries(tx: Db, rows: DeliveryRow[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing();
-}
-
-export async function markEventsDispatched(tx: Db, ids: string[], at: Date): Promise<void> {
-  if (ids.length === 0) return;
-  await tx.update(events).set({ dispatchedAt: at }).where(inArray(events.id, ids));
 }
 
 // ---- worker: claim and outcome ------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app.ts';
+import type { AppInstance } from '../../http/app-instance.ts';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { PageQuery, Paginated } from '../../http/pagination.ts';
@@ -16,7 +16,6 @@ import {
   sendTestPing,
   updateSubscriptionSettings,
 } from './service.ts';
-import { createWebhookTransport } from './transport.ts';
 
 const tags = ['Webhooks'];
 const auth = { scope: 'webhooks:manage' as const };
@@ -39,8 +38,7 @@ const unreachable = {
 };
 
 export async function webhookRoutes(app: AppInstance): Promise<void> {
-  const transport = createWebhookTransport({ allowLocal: app.deps.config.webhookAllowLocal });
-  app.addHook('onClose', async () => transport.close());
+  const transport = app.deps.webhookTransport;
 
   app.post(
     '/public/v1/webhooks',

@@ -1,7 +1,7 @@
 // Webhook subscriptions and their delivery log, for the company that owns them. Every lookup is by
 // (companyId, id), so another company's subscription answers 404 like one that does not exist.
 import { randomUUID } from 'node:crypto';
-import { limitOffset, toPage, type Page, type PageRequest } from '../../http/pagination.ts';
+import { limitOffset, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
@@ -309,7 +309,6 @@ export async function sendTestPing(
   });
   if (result.kind === 'failure') {
     throw new DomainError(
-      502,
       'WEBHOOK_UNREACHABLE',
       `The webhook endpoint could not be reached: ${FAILURE_DESCRIPTIONS[result.failure]}`,
     );

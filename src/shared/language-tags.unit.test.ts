@@ -6,7 +6,7 @@ import {
   normalizeLanguageTag,
   parseAcceptLanguage,
   sameLanguage,
-} from './languages.ts';
+} from './language-tags.ts';
 
 describe('normalizeLanguageTag', () => {
   it('puts each subtag in its canonical case', () => {
@@ -14,10 +14,13 @@ describe('normalizeLanguageTag', () => {
     expect(normalizeLanguageTag('pt-br')).toBe('pt-BR');
     expect(normalizeLanguageTag('zh-hant-tw')).toBe('zh-Hant-TW');
     expect(normalizeLanguageTag('es-419')).toBe('es-419');
-    expect(normalizeLanguageTag('de_CH')).toBe('de-CH');
+  });
+  it('keeps extensions in their canonical form', () => {
+    expect(normalizeLanguageTag('en-US-u-ca-buddhist')).toBe('en-US-u-ca-buddhist');
+    expect(normalizeLanguageTag('EN-us-U-CA-Buddhist')).toBe('en-US-u-ca-buddhist');
   });
   it('refuses what is not a tag', () => {
-    for (const bad of ['', 'e', 'english', 'en--US', 'en-', '12', 'en-toolongsubtag']) {
+    for (const bad of ['', 'e', 'english', 'en--US', 'en-', '12', 'en-toolongsubtag', 'en_US']) {
       expect(normalizeLanguageTag(bad)).toBeUndefined();
     }
   });

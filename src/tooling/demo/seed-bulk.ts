@@ -10,10 +10,11 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database, type Db } from '../../db/client.ts';
-import { systemClock, type Clock } from '../../shared/clock.ts';
-import { createCompany } from '../companies/service.ts';
-import { findCompany } from '../companies/repo.ts';
-import { APPLICATION_SOURCES } from '../applications/stages.ts';
+import type { Clock } from '../../shared/clock.ts';
+import type { ServiceContext } from '../../shared/context.ts';
+import { createCompany, getCompany } from '../../modules/companies/service.ts';
+import { NotFoundError } from '../../shared/errors.ts';
+import { APPLICATION_SOURCES } from '../../modules/applications/stages.ts';
 
 export interface SeedBulkOptions {
   /** Seed into this company; by default a new "Benchmark company" is created. */
@@ -113,7 +114,12 @@ function listingTimeline(k: SQL, now: string) {
   return { status, publishedAt, closedAt };
 }
 
-export async function seedBulk(database: Database, options: SeedBulkOptions): Promise<SeedBulkResult> {
+/** `target`: the database (for ANALYZE) and the service context its companies are made with. */
+export async function seedBulk(
+  target: { database: Database; ctx: ServiceContext },
+  options: SeedBulkOptions,
+): Promise<SeedBulkResult> {
+  const { database } = target;
   checkCount('listings', options.listings);
   checkCount('candidates', options.candidates);
   checkCount('applications', options.applications);
@@ -130,16 +136,19 @@ export async function seedBulk(database: Database, options: SeedBulkOptions): Pr
       `--applications ${A} exceeds what ${C} candidates can make to ${open} open listings (one application per candidate and listing: at most ${C * open})`,
     );
   }
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? target.ctx.clock;
   const progress = options.onProgress ?? (() => {});
   const now = clock.now().toISOString();
   const tag = randomBytes(4).toString('hex'); // 8 hex digits
 
+  const ctx = { ...target.ctx, clock };
   let companyId = options.companyId;
   if (companyId) {
-    if (!(await findCompany(database.db, companyId))) throw new SeedBulkError(`No company ${companyId}`);
+    await getCompany(ctx, companyId).catch((error: unknown) => {
+      throw error instanceof NotFoundError ? new SeedBulkError(`No company ${companyId}`) : error;
+    });
   } else {
-    companyId = (await createCompany({ db: database.db, clock }, { name: `Benchmark company ${tag}` })).id;
+    companyId = (await createCompany(ctx, { name: `Benchmark company ${tag}` })).id;
   }
   const company = companyId;
 

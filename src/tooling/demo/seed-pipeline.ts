@@ -4,17 +4,16 @@
 // goes through the real services, with a clock set to each step's day, so history, timestamps and
 // outbox events are exactly what the API itself would have produced.
 import type { Principal, ServiceContext } from '../../shared/context.ts';
-import { submitApplication, updateApplicationStatus } from '../applications/service.ts';
-import type { ApplicationSource, ApplicationStage } from '../applications/stages.ts';
-import { importCandidates } from '../candidates/service.ts';
-import type { CandidateInput } from '../candidates/schemas.ts';
+import { importCandidates, submitApplication, updateApplicationStatus } from '../../modules/applications/service.ts';
+import type { ApplicationSource, ApplicationStage } from '../../modules/applications/stages.ts';
+import type { CandidateInput } from '../../modules/candidates/schemas.ts';
 import {
   archiveJobListing,
   closeJobListing,
   createJobListing,
   publishJobListing,
-} from '../job-listings/service.ts';
-import type { CreateJobListingInput } from '../job-listings/schemas.ts';
+} from '../../modules/job-listings/service.ts';
+import type { CreateJobListingInput } from '../../modules/job-listings/schemas.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Day 0 of the story is this many days ago; every step happens on a day before today. */

@@ -1,5 +1,6 @@
 // Language tags and Accept-Language, as pure functions (RFC 5646 tags, RFC 9110 q-values,
-// RFC 4647 "lookup" matching: a range falls back to its shorter prefixes, de-CH -> de).
+// RFC 4647 "lookup" matching: a range falls back to its shorter prefixes, de-CH -> de). The one
+// normaliser of every language tag the service accepts (docs/decisions.md, "Language tags").
 
 /** RFC 5646 4.4.1: 35 characters hold any tag in practical use. */
 export const MAX_LANGUAGE_TAG_LENGTH = 35;
@@ -11,20 +12,21 @@ export const MAX_LANGUAGE_TAG_LENGTH = 35;
 export const MAX_ACCEPT_LANGUAGE_LENGTH = 1024;
 export const MAX_LANGUAGE_RANGES = 20;
 
-/** Canonical case of a BCP 47 tag (en, pt-BR, zh-Hant), or undefined when it is not one. */
+/**
+ * A BCP 47 tag in its canonical form (en, pt-BR, zh-Hant-TW, en-US-u-ca-buddhist), or undefined
+ * when it is not one (`en_US` is not: the listing schema refuses it too). The primary language must
+ * be an ISO 639 code (2 or 3 letters): BCP 47 also allows 5 to 8 letters, which would let "english"
+ * through.
+ */
 export function normalizeLanguageTag(tag: string): string | undefined {
-  if (tag.length > MAX_LANGUAGE_TAG_LENGTH + 2) return undefined; // + surrounding spaces
-  const parts = tag.trim().split(/[-_]/);
-  if (!/^[A-Za-z]{2,3}$/.test(parts[0] ?? '')) return undefined;
-  if (parts.slice(1).some((part) => !/^[A-Za-z0-9]{1,8}$/.test(part))) return undefined;
-  return parts
-    .map((part, index) => {
-      if (index === 0) return part.toLowerCase();
-      if (/^[A-Za-z]{4}$/.test(part)) return part[0].toUpperCase() + part.slice(1).toLowerCase(); // script
-      if (/^([A-Za-z]{2}|\d{3})$/.test(part)) return part.toUpperCase(); // region
-      return part.toLowerCase();
-    })
-    .join('-');
+  if (typeof tag !== 'string' || tag.trim().length > MAX_LANGUAGE_TAG_LENGTH) return undefined;
+  let canonical: string;
+  try {
+    [canonical] = Intl.getCanonicalLocales(tag.trim());
+  } catch {
+    return undefined; // RangeError: not a well-formed tag
+  }
+  return canonical && /^[a-z]{2,3}(?:-|$)/.test(canonical) ? canonical : undefined;
 }
 
 export interface LanguageRange {
@@ -52,7 +54,8 @@ export function parseAcceptLanguage(header: string | undefined): LanguageRange[]
       if (match) q = Math.min(1, Number(match[1]));
     }
     if (q <= 0) continue;
-    const tag = rawTag.trim() === '*' ? '*' : normalizeLanguageTag(rawTag);
+    // Lenient with a header: de_CH is read as de-CH.
+    const tag = rawTag.trim() === '*' ? '*' : normalizeLanguageTag(rawTag.replaceAll('_', '-'));
     if (tag) ranges.push({ tag, q });
   }
   // Array.prototype.sort is stable: equal q keeps the header's order.

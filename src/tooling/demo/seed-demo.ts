@@ -2,10 +2,9 @@
 // newcomer can make a real call at once, and a hiring pipeline (listings, candidates,
 // applications in several stages) for those calls to return. Runs only when no company exists yet.
 import type { ServiceContext } from '../../shared/context.ts';
-import { createApiKey, type CreatedApiKey } from '../api-keys/service.ts';
-import { ALL_SCOPES } from '../api-keys/scopes.ts';
-import { countCompanies } from '../companies/repo.ts';
-import { createCompany, type CompanyView } from '../companies/service.ts';
+import { createApiKey, type CreatedApiKey } from '../../modules/api-keys/service.ts';
+import { ALL_SCOPES } from '../../modules/api-keys/scopes.ts';
+import { createCompany, hasCompanies, type CompanyView } from '../../modules/companies/service.ts';
 import { seedDemoPipeline, type DemoPipeline } from './seed-pipeline.ts';
 
 export interface DemoSeed {
@@ -19,7 +18,7 @@ export async function seedDemoIfEmpty(ctx: ServiceContext): Promise<DemoSeed | n
   // (the next start would see a company and never print a key).
   return ctx.db.transaction(async (tx) => {
     const txCtx = { ...ctx, db: tx };
-    if ((await countCompanies(tx)) > 0) return null;
+    if (await hasCompanies(txCtx)) return null;
     const company = await createCompany(txCtx, { name: 'Demo Company' });
     const apiKey = await createApiKey(txCtx, { companyId: company.id, label: 'Demo key (all scopes)', scopes: ALL_SCOPES });
     const pipeline = await seedDemoPipeline(txCtx, company.id);

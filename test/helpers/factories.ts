@@ -1,4 +1,4 @@
-// Shared by the pipeline tests: listings made through the job listing service (the real rules),
+// Factories shared by test suites: listings made through the job listing service (the real rules),
 // and a count of outbox events, the witness that every change emitted exactly one event.
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/client.ts';
@@ -9,7 +9,7 @@ import {
   publishJobListing,
 } from '../../src/modules/job-listings/service.ts';
 import type { JobListingStatus } from '../../src/modules/reference-data/enums.ts';
-import type { TestApp } from '../helpers/test-app.ts';
+import type { TestApp } from './test-app.ts';
 
 export async function makeListing(
   t: TestApp,
