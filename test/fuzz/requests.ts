@@ -3,7 +3,7 @@
 // bodies that are valid or mutated. Every request says how it was made (`notes`) so a failure
 // report can tell what broke it.
 import fc from 'fast-check';
-import { fuzzValue, hostileString, validValue, type GenContext, type Schema } from './schema-arbitrary.ts';
+import { fuzzValue, hostileFor, hostileString, validValue, type GenContext, type Schema } from './schema-arbitrary.ts';
 
 export interface Parameter {
   name: string;
@@ -105,6 +105,7 @@ function pathValue(op: Operation, param: Parameter, pools: Pools, ctx: GenContex
   const hostile = fc.oneof(
     hostileString.filter((s) => s.length > 0).map((s) => s.slice(0, 300)).map((s) => ({ text: encodeLoosely(s), note: `${param.name}=hostile ${JSON.stringify(s.slice(0, 40))}` })),
     rawUrlGarbage.map((s) => ({ text: s, note: `${param.name}=raw ${s}` })),
+    hostileFor(param.schema).map((v) => String(typeof v === 'string' ? v : JSON.stringify(v)).slice(0, 300) || 'x').map((s) => ({ text: encodeLoosely(s), note: `${param.name}=hostile ${JSON.stringify(s.slice(0, 40))}` })),
     fc.integer({ min: 37, max: 400 }).map((n) => ({ text: 'a'.repeat(n), note: `${param.name}=${n} characters` })),
   );
   if (!kind) {
@@ -129,7 +130,10 @@ function queryPieces(param: Parameter, ctx: GenContext, mutated: boolean): fc.Ar
     const values = Array.isArray(value) ? value : [value];
     return values.map((v) => ({ text: `${name}=${encodeLoosely(String(v))}`, note: `${param.name}=${String(v)}` }));
   });
+  const itemSchema = (param.schema.type === 'array' ? param.schema.items : param.schema) as Schema;
   const hostile = fc.oneof(
+    hostileFor(itemSchema).map((v) => [{ text: `${name}=${encodeLoosely(typeof v === 'string' ? v : JSON.stringify(v) ?? '')}`, note: `${param.name}=hostile ${JSON.stringify(v)?.slice(0, 40)}` }]),
+    hostileFor(itemSchema).map((v) => [{ text: `${name}=${encodeLoosely(typeof v === 'string' ? v : JSON.stringify(v) ?? '')}`, note: `${param.name}=hostile ${JSON.stringify(v)?.slice(0, 40)}` }]),
     hostileString.map((s) => s.slice(0, 5_000)).map((s) => [{ text: `${name}=${encodeLoosely(s)}`, note: `${param.name}=hostile ${JSON.stringify(s.slice(0, 40))}` }]),
     rawUrlGarbage.map((s) => [{ text: `${name}=${s}`, note: `${param.name}=raw ${s}` }]),
     fc.constant<Piece[]>([{ text: name, note: `${param.name} without =` }]),

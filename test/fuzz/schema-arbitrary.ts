@@ -47,7 +47,7 @@ function stringArb(schema: Schema, ctx: GenContext, name: string | undefined): f
     case 'uuid': {
       const ids = ctx.idsFor(name);
       return ids && ids.length > 0
-        ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...ids) }, { weight: 1, arbitrary: fc.uuid() })
+        ? fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...ids) }, { weight: 1, arbitrary: fc.uuid() })
         : fc.uuid();
     }
     case 'email':
@@ -74,6 +74,7 @@ function stringArb(schema: Schema, ctx: GenContext, name: string | undefined): f
   // Webhook addresses: the test server allows local addresses, and a closed local port fails fast.
   if (name === 'url') return fc.constantFrom('http://127.0.0.1:9/hook', 'http://localhost:9/events', 'https://127.0.0.1:9/x');
   if (name === 'language') return fc.constantFrom(...LANGUAGE_TAGS);
+  if (name === 'currency') return fc.constantFrom('EUR', 'USD', 'GBP', 'CHF', 'JPY');
   return text(minLength, maxLength);
 }
 
@@ -197,6 +198,49 @@ export const hostileNumber: fc.Arbitrary<number> = fc.constantFrom(
   9_000_000_000_001,
 );
 
+const ODD_DATES = ['0000-01-01', '0001-01-01', '1899-12-31', '3000-01-01', '9999-12-31', '2024-02-30', '2024-13-01', '2023-02-29', '+275760-09-13', '-000001-01-01'];
+const ODD_DATE_TIMES = [
+  '0000-01-01T00:00:00Z',
+  '0001-01-01T00:00:00Z',
+  '2024-12-31T23:59:60Z',
+  '2024-01-01T24:00:00Z',
+  '9999-12-31T23:59:59.999Z',
+  '+275760-09-13T00:00:00Z',
+  '2024-02-30T00:00:00Z',
+  '2024-01-01T00:00:00+25:00',
+  '1969-12-31T23:59:59Z',
+  '2024-01-01t00:00:00z',
+];
+const NUMBER_TEXT = ['0x10', '1e3', '1.0', '-0', '+1', ' 1', '1 ', '١', '00', '9007199254740993', '1_000', 'Infinity'];
+const TEXT_BREAKERS = ['a\u0000b', '\u0000', '\ud800', 'x\udfffy', '\ud83d', 'é\u0000'];
+
+/** Values just outside what this schema accepts, chosen by its type and format. */
+export function hostileFor(schema: Schema): fc.Arbitrary<unknown> {
+  const specific: string[] = [...TEXT_BREAKERS];
+  if (schema.format === 'date') specific.push(...ODD_DATES);
+  if (schema.format === 'date-time') specific.push(...ODD_DATE_TIMES);
+  if (schema.format === 'uuid') specific.push('00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF', '{6f1c0a9e-1d2b-4c3d-8e4f-5a6b7c8d9e0f}', '6f1c0a9e1d2b4c3d8e4f5a6b7c8d9e0f', 'not-a-uuid');
+  if (schema.type === 'integer' || schema.type === 'number') specific.push(...NUMBER_TEXT);
+  return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...specific) }, { weight: 1, arbitrary: wrongValue });
+}
+
+function looksLikeDate(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}/.test(value);
+}
+
+/** A value in place of a leaf of the same JS type, but outside what servers usually expect. */
+function hostileLeaf(leaf: unknown): fc.Arbitrary<unknown> {
+  if (typeof leaf === 'string') {
+    if (looksLikeDate(leaf)) return fc.constantFrom(...(leaf.length > 10 ? ODD_DATE_TIMES : ODD_DATES));
+    return fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...TEXT_BREAKERS).map((breaker) => `${leaf}${breaker}`) },
+      { weight: 1, arbitrary: hostileString },
+    );
+  }
+  if (typeof leaf === 'number') return hostileNumber;
+  return wrongValue;
+}
+
 function nested(depth: number, leaf: unknown, asArray: boolean): unknown {
   let value = leaf;
   for (let i = 0; i < depth; i++) value = asArray ? [value] : { a: value };
@@ -257,9 +301,22 @@ export function mutate(value: unknown): fc.Arbitrary<{ value: unknown; mutation:
   });
   const keyed = all.filter((path) => path.length > 0);
   const arrays = all.filter((path) => Array.isArray(getAt(value, path)));
+  const leaves = all.filter((path) => {
+    const node = getAt(value, path);
+    return node === null || typeof node !== 'object';
+  });
   const options: Array<fc.Arbitrary<{ value: unknown; mutation: string }>> = [
     fc.tuple(fc.constantFrom(...all), wrongValue).map(([path, wrong]) => ({ value: setAt(value, path, wrong), mutation: `wrong value at ${path.join('.') || '(root)'}` })),
   ];
+  // Free-text leaves first: that is where NUL bytes, lone surrogates and odd dates get through.
+  const textLeaves = leaves.filter((path) => typeof getAt(value, path) === 'string');
+  if (leaves.length > 0) {
+    const pick = textLeaves.length > 0 ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...textLeaves) }, { weight: 1, arbitrary: fc.constantFrom(...leaves) }) : fc.constantFrom(...leaves);
+    const hostile = pick.chain((path) =>
+      hostileLeaf(getAt(value, path)).map((leaf) => ({ value: setAt(value, path, leaf), mutation: `hostile ${JSON.stringify(leaf)?.slice(0, 40)} at ${path.join('.') || '(root)'}` })),
+    );
+    options.push(hostile, hostile, hostile, hostile);
+  }
   if (keyed.length > 0) {
     options.push(fc.constantFrom(...keyed).map((path) => ({ value: setAt(value, path, undefined, true), mutation: `removed ${path.join('.')}` })));
   }
@@ -283,9 +340,18 @@ export function mutate(value: unknown): fc.Arbitrary<{ value: unknown; mutation:
   return fc.oneof(...options);
 }
 
-/** A valid value, or a mutated one (about half each). */
+/** The smallest valid value: required properties only (so one mutation is the only thing wrong). */
+function minimalValue(schema: Schema, ctx: GenContext): fc.Arbitrary<unknown> {
+  const resolved = typeof schema.$ref === 'string' ? ctx.resolve(schema.$ref) : schema;
+  const properties = (resolved.properties as Record<string, Schema> | undefined) ?? {};
+  const required = ((resolved.required as string[] | undefined) ?? []).filter((key) => key in properties);
+  if (resolved.type !== 'object' || required.length === 0) return validValue(resolved, ctx);
+  return fc.record(Object.fromEntries(required.map((key) => [key, validValue(properties[key], ctx, key)])));
+}
+
+/** A valid value, or a mutated one (about half each); mutations start from a full or a minimal value. */
 export function fuzzValue(schema: Schema, ctx: GenContext, name?: string): fc.Arbitrary<{ value: unknown; mutation: string }> {
-  return validValue(schema, ctx, name).chain((value) =>
+  return fc.oneof(validValue(schema, ctx, name), minimalValue(schema, ctx)).chain((value) =>
     fc.oneof({ weight: 1, arbitrary: fc.constant({ value, mutation: 'valid' }) }, { weight: 1, arbitrary: mutate(value) }),
   );
 }
