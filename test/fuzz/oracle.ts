@@ -13,9 +13,9 @@ export interface Observation {
   op: Operation;
   request: FuzzRequest;
   answer: Answer;
-  /** Tables the request changed (whole database). */
+  /** Tables the request wrote to (committed). */
   changed: string[];
-  /** Tables whose rows of the other company changed since seeding. */
+  /** Tables in which the request wrote rows of the other company. */
   otherChanged: string[];
   /** The error the server raised, when it logged one (500s). */
   serverError: string | undefined;
