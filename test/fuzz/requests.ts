@@ -240,10 +240,12 @@ export function requestFor(op: Operation, pools: Pools, ctx: GenContext): fc.Arb
   if (pathParams.length > 0) modes.push('path');
   if (queryParams.length > 0) modes.push('query', 'query');
   if (op.body) modes.push('body', 'body', 'body');
-  return fc.constantFrom(...modes).chain((mode) => requestIn(mode, op, pools, ctx));
+  // One parameter is mutated at a time: a second bad one would be refused first and hide it.
+  const params = Math.max(pathParams.length, queryParams.length, 1);
+  return fc.tuple(fc.constantFrom(...modes), fc.nat(params - 1)).chain(([mode, target]) => requestIn(mode, target, op, pools, ctx));
 }
 
-function requestIn(mode: Mode, op: Operation, pools: Pools, ctx: GenContext): fc.Arbitrary<FuzzRequest> {
+function requestIn(mode: Mode, target: number, op: Operation, pools: Pools, ctx: GenContext): fc.Arbitrary<FuzzRequest> {
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   const queryParams = op.parameters.filter((p) => p.in === 'query');
   const declaredHeaders = new Set(op.parameters.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase()));
@@ -259,8 +261,8 @@ function requestIn(mode: Mode, op: Operation, pools: Pools, ctx: GenContext): fc
 
   return fc
     .record({
-      path: fc.tuple(...pathParams.map((p) => pathValue(op, p, pools, ctx, mode === 'path').map((piece) => ({ name: p.name, piece })))),
-      query: fc.tuple(...queryParams.map((p) => queryPieces(p, ctx, mode === 'query')), mode === 'query' ? unknownQuery : fc.constant<Piece[]>([])),
+      path: fc.tuple(...pathParams.map((p, i) => pathValue(op, p, pools, ctx, mode === 'path' && i === target % pathParams.length).map((piece) => ({ name: p.name, piece })))),
+      query: fc.tuple(...queryParams.map((p, i) => queryPieces(p, ctx, mode === 'query' && i === target % queryParams.length)), mode === 'query' ? unknownQuery : fc.constant<Piece[]>([])),
       apiKey: headersMutated ? apiKeyHeader(pools) : validKey,
       body: bodyFor(op, ctx, mode),
       contentType: headersMutated || mode === 'raw body' ? contentType : fc.constantFrom(...JSON_TYPES),
