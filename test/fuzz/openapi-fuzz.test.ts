@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
-import { FailureClasses, violationsOf, type Observation } from './oracle.ts';
+import { FailureClasses, violationsOf } from './oracle.ts';
 import { operationsOf, requestFor, type Operation } from './requests.ts';
 import type { GenContext, Schema } from './schema-arbitrary.ts';
 import { OTHER_MARKER, seedTwoCompanies, type Seeded } from './seed.ts';
@@ -19,28 +19,6 @@ import { installWriteLog, type WriteLog } from './write-log.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1200);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
-
-/**
- * Server faults whose fix is being made on another branch right now (issue 9): reported on every
- * run, but not failing it until that branch is merged. Delete an entry when its fix lands; the
- * list is meant to be empty.
- */
-const PENDING_FIXES: Array<{ issue: string; matches: (observation: Observation) => boolean }> = [
-  { issue: 'issue 9 item 7 (JSON depth)', matches: (o) => /Maximum call stack size exceeded/.test(o.serverError ?? '') },
-  {
-    issue: 'issue 9 item 5 (NUL bytes, lone surrogates)',
-    matches: (o) => /\\u0000|\\ud[89a-f]|%00|%ED%[AB]/i.test(`${o.request.url} ${String(o.request.payload)}`),
-  },
-  { issue: 'issue 9 item 6 (date ranges)', matches: (o) => /\b(0000|9999|\+275760)-|:60Z/.test(`${decodeLoosely(o.request.url)} ${String(o.request.payload)}`) },
-];
-
-function decodeLoosely(url: string): string {
-  try {
-    return decodeURIComponent(url);
-  } catch {
-    return url.replace(/%3A/gi, ':').replace(/%2B/gi, '+');
-  }
-}
 
 describe('fuzzing every operation of /openapi.json', () => {
   let t: TestApp;
@@ -110,7 +88,6 @@ describe('fuzzing every operation of /openapi.json', () => {
 
   it(`answers every request as documented (${RUNS} requests, seed ${SEED})`, async () => {
     const failures = new FailureClasses();
-    const pending = new FailureClasses();
     const perOperation = Math.max(1, Math.ceil(RUNS / operations.length));
     const summary: string[] = [];
     let requestMs = 0;
@@ -143,10 +120,7 @@ describe('fuzzing every operation of /openapi.json', () => {
             serverError: serverErrors.get(requestId),
           };
           statuses.set(answer.statusCode, (statuses.get(answer.statusCode) ?? 0) + 1);
-          const violations = violationsOf(observation, seeded.otherIds, OTHER_MARKER);
-          const pendingFix = observation.answer.statusCode >= 500 ? PENDING_FIXES.find((p) => p.matches(observation)) : undefined;
-          if (pendingFix) pending.add(observation, violations.map((v) => ({ ...v, detail: `${v.detail} [fix pending: ${pendingFix.issue}]` })));
-          else failures.add(observation, violations);
+          failures.add(observation, violationsOf(observation, seeded.otherIds, OTHER_MARKER));
         }),
         // The property records violations instead of failing, so one run finds every class of
         // failure rather than stopping (and shrinking) at the first.
@@ -158,7 +132,6 @@ describe('fuzzing every operation of /openapi.json', () => {
 
     summary.push(`requests ${Math.round(requestMs)} ms, write log ${Math.round(drainMs)} ms`);
     if (process.env.FUZZ_VERBOSE) console.log(summary.join('\n'));
-    if (pending.size > 0) console.warn(`${pending.size} kinds of server fault whose fix is pending on another branch:\n\n${pending.report()}`);
     if (failures.size > 0) {
       expect.fail(`${failures.size} kinds of failure (replay with FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}):\n\n${failures.report()}\n\nStatuses per operation:\n${summary.join('\n')}`);
     }
