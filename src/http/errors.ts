@@ -75,9 +75,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const schema = (route.schema ?? {}) as Record<string, unknown>;
     if (schema.hide) return;
     const statuses = [500, 503];
-    if (schema.body) statuses.push(400, 413, 415, 422);
-    else if (schema.querystring || schema.params || schema.headers) statuses.push(422);
-    route.schema = { ...schema, response: { ...errorResponses(statuses), ...(schema.response as object) } };
+    // Every method but GET and HEAD has its body parsed, whether the route reads one or not: a
+    // body that is not JSON (415), too large (413) or malformed (400) is refused on all of them.
+    const methods = [route.method].flat();
+    if (methods.some((method) => method !== 'GET' && method !== 'HEAD')) statuses.push(400, 413, 415);
+    // A path parameter that does not decode (400, frameworkErrorHandler) or is too long (414).
+    if (schema.params) statuses.push(400, 414);
+    if (schema.body || schema.querystring || schema.params || schema.headers) statuses.push(422);
+    route.schema = { ...schema, response: { ...errorResponses([...new Set(statuses)]), ...(schema.response as object) } };
   });
 
   app.setNotFoundHandler((request, reply) =>

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../shared/context.ts';
 import { ConflictError, ValidationError } from '../shared/errors.ts';
+import { errorResponses } from './error-envelope.ts';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -35,13 +36,25 @@ export function registerIdempotency(app: FastifyInstance, ctx: ServiceContext): 
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
     if (!route.config?.auth || !methods.includes('POST')) return;
-    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    const schema = (route.schema ?? {}) as Record<string, unknown>;
+    // New objects rather than edits in place: routes share header schemas (Accept-Language), and a
+    // GET sharing this one must not document an Idempotency-Key it ignores.
     const headers = (schema.headers ?? { type: 'object', properties: {} }) as { properties: Record<string, unknown> };
-    headers.properties['idempotency-key'] = {
-      type: 'string',
-      description: 'Makes a retry safe: the same key and body replay the first answer for 24 hours.',
+    route.schema = {
+      ...schema,
+      headers: {
+        ...headers,
+        properties: {
+          ...headers.properties,
+          'idempotency-key': {
+            type: 'string',
+            description: 'Makes a retry safe: the same key and body replay the first answer for 24 hours.',
+          },
+        },
+      },
+      // While a request with the same key is still running; the same key with another body: 422.
+      response: { ...errorResponses([409, 422]), ...(schema.response as object) },
     };
-    schema.headers = headers;
     const existing = route.preHandler ? [route.preHandler].flat() : [];
     route.preHandler = [
       async (request, reply) => {

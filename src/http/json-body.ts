@@ -55,6 +55,9 @@ export function registerJsonBody(app: FastifyInstance): void {
   app.addHook('preParsing', async (request, _reply, payload) => {
     const encoding = request.headers['content-encoding']?.trim().toLowerCase();
     if (!encoding || encoding === 'identity') return payload;
+    // Without a body the header describes nothing (a GET, a body-less POST): nothing to refuse.
+    const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+    if (!hasBody) return payload;
     if (encoding !== 'gzip' && encoding !== 'x-gzip') {
       throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding must be gzip or identity');
     }
