@@ -69,7 +69,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     translator,
     webhookTransport,
     rateLimitStore,
-    ctx: { db: database.db, clock, secrets },
+    ctx: { db: database.db, clock, secrets, translator },
     async close() {
       if (closed) return;
       closed = true;
