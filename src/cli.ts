@@ -172,7 +172,8 @@ const commands: Record<string, Command> = {
         onProgress: (message: string) => io.stderr(`${message}\n`),
       };
       const { seedBulk, SeedBulkError } = await import('./tooling/demo/seed-bulk.ts');
-      return withDeps(config, async (deps) => {
+      // Set-based inserts of a million rows rightly run longer than any request may.
+      return withDeps({ ...config, dbStatementTimeoutMs: 0 }, async (deps) => {
         try {
           return await seedBulk(deps, options);
         } catch (error) {

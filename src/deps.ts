@@ -58,7 +58,9 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const translator = 'translator' in overrides ? overrides.translator : translatorFromConfig(config);
   const webhookTransport = overrides.webhookTransport ?? createWebhookTransport({ allowLocal: config.webhookAllowLocal });
   const rateLimitStore =
-    overrides.rateLimitStore ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
+    overrides.rateLimitStore ?? (config.redisUrl
+      ? new RedisRateLimitStore(config.redisUrl, { breakerOpenMs: config.redisBreakerMs })
+      : new MemoryRateLimitStore());
   let closed = false;
   return {
     config,
