@@ -58,7 +58,9 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const translator = 'translator' in overrides ? overrides.translator : translatorFromConfig(config);
   const webhookTransport = overrides.webhookTransport ?? createWebhookTransport({ allowLocal: config.webhookAllowLocal });
   const rateLimitStore =
-    overrides.rateLimitStore ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl, { breakerOpenMs: config.redisBreakerMs }) : new MemoryRateLimitStore());
+    overrides.rateLimitStore ?? (config.redisUrl
+      ? new RedisRateLimitStore(config.redisUrl, { breakerOpenMs: config.redisBreakerMs })
+      : new MemoryRateLimitStore());
   let closed = false;
   return {
     config,
@@ -69,7 +71,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     translator,
     webhookTransport,
     rateLimitStore,
-    ctx: { db: database.db, clock, secrets },
+    ctx: { db: database.db, clock, secrets, translator },
     async close() {
       if (closed) return;
       closed = true;

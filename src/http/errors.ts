@@ -31,6 +31,8 @@ export const STATUS_BY_ERROR_CODE: Record<ErrorCode, number> = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   HTTPS_REQUIRED: 403,
+  BAD_REQUEST: 400,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
   // The receiver, not this service, failed: a gateway error.
   WEBHOOK_UNREACHABLE: 502,

@@ -19,7 +19,7 @@ export const MAX_LANGUAGE_RANGES = 20;
  * through.
  */
 export function normalizeLanguageTag(tag: string): string | undefined {
-  if (typeof tag !== 'string' || tag.trim().length > MAX_LANGUAGE_TAG_LENGTH) return undefined;
+  if (typeof tag !== 'string' || tag.length > MAX_LANGUAGE_TAG_LENGTH + 2) return undefined; // + surrounding spaces
   let canonical: string;
   try {
     [canonical] = Intl.getCanonicalLocales(tag.trim());

@@ -26,11 +26,7 @@ const read = { auth: { scope: 'applications:read' as const } };
 const write = { auth: { scope: 'applications:write' as const } };
 
 export async function applicationRoutes(app: AppInstance): Promise<void> {
-  const translator = app.deps.translator;
-  const language = (request: FastifyRequest): LanguageOptions => ({
-    acceptLanguage: request.headers['accept-language'],
-    translator,
-  });
+  const language = (request: FastifyRequest): LanguageOptions => ({ acceptLanguage: request.headers['accept-language'] });
   // The embedded listing's texts are in the negotiated language, said as for the listing itself.
   const send = (reply: FastifyReply, presented: PresentedApplication, status = 200) =>
     reply.status(status).header('Content-Language', presented.language).send(presented.application);

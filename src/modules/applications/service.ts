@@ -55,7 +55,7 @@ export async function getApplication(
   const found = await findApplication(ctx.db, companyId, id);
   if (!found) throw new NotFoundError('Application');
   const [summary] = await summaries(ctx.db, companyId, [found]);
-  const { listing, language } = await getJobListing(ctx, companyId, found.jobListingId, options.acceptLanguage, options.translator);
+  const { listing, language } = await getJobListing(ctx, companyId, found.jobListingId, options.acceptLanguage);
   return { application: { ...summary, jobListing: listing }, language };
 }
 

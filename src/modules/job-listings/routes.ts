@@ -52,7 +52,6 @@ function withLanguage(reply: FastifyReply, language: string): void {
 
 export async function jobListingRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
-  const translator = app.deps.translator;
   const read = { scope: 'jobs:read' } as const;
   const write = { scope: 'jobs:write' } as const;
 
@@ -75,7 +74,6 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
     async (request, reply) => {
       const { page, language } = await listJobListings(ctx, principalOf(request).companyId, request.query, {
         acceptLanguage: request.headers['accept-language'],
-        translator,
       });
       withLanguage(reply, language);
       return page;
@@ -98,7 +96,6 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
     async (request, reply) => {
       const result = await createJobListing(ctx, principalOf(request).companyId, request.body, {
         acceptLanguage: request.headers['accept-language'],
-        translator,
       });
       withLanguage(reply, result.language);
       return reply.status(201).send(result.listing);
@@ -124,7 +121,6 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
         principalOf(request).companyId,
         request.params.id,
         request.headers['accept-language'],
-        translator,
       );
       withLanguage(reply, result.language);
       return result.listing;
@@ -149,7 +145,6 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
     async (request, reply) => {
       const result = await updateJobListing(ctx, principalOf(request).companyId, request.params.id, request.body, {
         acceptLanguage: request.headers['accept-language'],
-        translator,
       });
       withLanguage(reply, result.language);
       return result.listing;
@@ -198,7 +193,6 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
       async (request, reply) => {
         const result = await move.run(ctx, principalOf(request).companyId, request.params.id, {
           acceptLanguage: request.headers['accept-language'],
-          translator,
         });
         withLanguage(reply, result.language);
         return result.listing;
@@ -245,7 +239,7 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
         request.params.id,
         request.params.lang,
         request.body,
-        { acceptLanguage: request.headers['accept-language'], translator },
+        { acceptLanguage: request.headers['accept-language'] },
       );
       withLanguage(reply, result.language);
       return result.listing;

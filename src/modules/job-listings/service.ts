@@ -10,7 +10,6 @@ import { getCompany } from '../companies/service.ts';
 import { recordEvent } from '../../infra/outbox/record-event.ts';
 import type { JobListingStatus } from '../reference-data/enums.ts';
 import { knownSectorIds, knownTagIds } from '../reference-data/service.ts';
-import type { Translator } from '../../adapters/translation/translator.ts';
 import { normalizeCurrency } from './currencies.ts';
 import type { JobListingEvent } from './events.ts';
 import { normalizeLanguageTag } from '../../shared/language-tags.ts';
@@ -43,8 +42,6 @@ export interface PresentedJobListing {
 export interface LanguageOptions {
   /** The caller's Accept-Language header. */
   acceptLanguage?: string | undefined;
-  /** The configured machine translator, if any (none: only stored translations are used). */
-  translator?: Translator | undefined;
 }
 
 // --- reading ------------------------------------------------------------------------------------
@@ -55,11 +52,10 @@ export async function getJobListing(
   companyId: string,
   id: string,
   acceptLanguage?: string | undefined,
-  translator?: Translator | undefined,
 ): Promise<PresentedJobListing> {
   const aggregate = await findJobListingAggregate(ctx.db, companyId, id);
   if (!aggregate) throw new NotFoundError('Job listing');
-  return presentJobListing(ctx, aggregate, { acceptLanguage, translator });
+  return presentJobListing(ctx, aggregate, { acceptLanguage });
 }
 
 export interface ListJobListingsInput extends PageRequest {
