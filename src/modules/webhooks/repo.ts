@@ -1,6 +1,6 @@
 // SQL of the webhooks module: subscriptions, deliveries and their attempts, and the worker's
 // fan-out and claim queries.
-import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 import { events } from '../outbox/tables.ts';
 import type { DeliveryStatus } from './retry-schedule.ts';
@@ -13,8 +13,22 @@ export type EventRow = typeof events.$inferSelect;
 
 // ---- subscriptions ------------------------------------------------------------------------------
 
-export async function insertSubscription(db: Db, row: SubscriptionRow): Promise<void> {
-  await db.insert(webhookSubscriptions).values(row);
+/**
+ * Inserts the subscription unless the company already has `max` (active or not), in one
+ * transaction that holds a per-company lock, so two creates at once cannot both pass the count.
+ * Answers false when the cap was reached.
+ */
+export async function insertSubscriptionWithinCap(db: Db, row: SubscriptionRow, max: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('webhook_subscriptions'), hashtext(${row.companyId}))`);
+    const [{ total }] = await tx
+      .select({ total: count() })
+      .from(webhookSubscriptions)
+      .where(eq(webhookSubscriptions.companyId, row.companyId));
+    if (total >= max) return false;
+    await tx.insert(webhookSubscriptions).values(row);
+    return true;
+  });
 }
 
 export async function findSubscription(db: Db, companyId: string, id: string): Promise<SubscriptionRow | undefined> {
@@ -155,44 +169,76 @@ export async function requeueDelivery(db: Db, id: string, now: Date): Promise<De
 // ---- worker: fan-out ----------------------------------------------------------------------------
 
 /**
- * Locks a batch of events not yet fanned out. SKIP LOCKED: another worker's batch is passed over,
- * so workers never wait for each other and never fan out one event twice.
+ * Locks a batch of events not yet fanned out and not set aside after a failed fan-out. SKIP LOCKED:
+ * another worker's batch is passed over, so workers never wait for each other and never fan out
+ * one event twice.
  */
-export async function lockUndispatchedEvents(tx: Db, limit: number): Promise<EventRow[]> {
+export async function lockUndispatchedEvents(tx: Db, limit: number, now: Date): Promise<EventRow[]> {
   return tx
     .select()
     .from(events)
-    .where(isNull(events.dispatchedAt))
+    .where(
+      and(
+        isNull(events.dispatchedAt),
+        or(isNull(events.dispatchRetryAt), lte(events.dispatchRetryAt, now)),
+      ),
+    )
     .orderBy(asc(events.occurredAt), asc(events.id))
     .limit(limit)
     .for('update', { skipLocked: true });
 }
 
-export async function activeSubscriptionsOf(
+/**
+ * Fans events out in one set-based statement: a delivery for each active subscription of the
+ * event's company that lists its type and existed when it occurred. The events travel as one JSON
+ * parameter and the pairs are made by the join, so the statement's size does not grow with the
+ * number of subscriptions (a VALUES list of every pair overflowed PostgreSQL's 65,535 bind
+ * parameters). Idempotent: a (subscription, event) pair already queued is skipped.
+ * `payloads` holds each event's exact signed body, built by the caller.
+ */
+export async function insertDeliveriesForEvents(
   tx: Db,
-  companyIds: string[],
-): Promise<Array<Pick<SubscriptionRow, 'id' | 'companyId' | 'events' | 'createdAt'>>> {
-  if (companyIds.length === 0) return [];
-  return tx
-    .select({
-      id: webhookSubscriptions.id,
-      companyId: webhookSubscriptions.companyId,
-      events: webhookSubscriptions.events,
-      createdAt: webhookSubscriptions.createdAt,
-    })
-    .from(webhookSubscriptions)
-    .where(and(inArray(webhookSubscriptions.companyId, companyIds), eq(webhookSubscriptions.active, true)));
-}
-
-/** Idempotent: a (subscription, event) pair already queued is skipped. */
-export async function insertDeliveries(tx: Db, rows: DeliveryRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing();
+  payloads: Array<{ eventId: string; payload: string }>,
+  now: Date,
+): Promise<number> {
+  if (payloads.length === 0) return 0;
+  const at = now.toISOString();
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`
+      INSERT INTO webhook_deliveries
+        (id, company_id, subscription_id, event_id, event_type, payload, status, attempt_count, retry_step,
+         next_attempt_at, created_at, updated_at)
+      SELECT gen_random_uuid(), e.company_id, s.id, e.id, e.type, p.payload, 'PENDING', 0, 0,
+             ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
+      FROM jsonb_to_recordset(${JSON.stringify(payloads.map((p) => ({ event_id: p.eventId, payload: p.payload })))}::jsonb)
+             AS p(event_id uuid, payload text)
+      JOIN events e ON e.id = p.event_id
+      JOIN webhook_subscriptions s
+        ON s.company_id = e.company_id AND s.active AND e.type = ANY(s.events) AND s.created_at <= e.occurred_at
+      WHERE e.type <> 'ping'
+      ORDER BY e.occurred_at, e.id, s.id
+      ON CONFLICT (subscription_id, event_id) DO NOTHING
+      RETURNING id`,
+  );
+  return rows.length;
 }
 
 export async function markEventsDispatched(tx: Db, ids: string[], at: Date): Promise<void> {
   if (ids.length === 0) return;
   await tx.update(events).set({ dispatchedAt: at }).where(inArray(events.id, ids));
+}
+
+/** Sets an event aside after a failed fan-out; answers how many times it has failed. */
+export async function markEventDispatchFailed(tx: Db, id: string, retryAt: (failures: number) => Date): Promise<number> {
+  const [row] = await tx
+    .update(events)
+    .set({ dispatchFailures: sql`${events.dispatchFailures} + 1` })
+    .where(eq(events.id, id))
+    .returning({ failures: events.dispatchFailures });
+  const failures = row?.failures ?? 1;
+  await tx.update(events).set({ dispatchRetryAt: retryAt(failures) }).where(eq(events.id, id));
+  return failures;
 }
 
 // ---- worker: claim and outcome ------------------------------------------------------------------

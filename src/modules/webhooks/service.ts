@@ -11,7 +11,7 @@ import {
   findSubscription,
   insertAttempt,
   insertDelivery,
-  insertSubscription,
+  insertSubscriptionWithinCap,
   listAttempts,
   listDeliveries,
   listSubscriptions,
@@ -25,6 +25,13 @@ import {
 import type { DeliveryStatus } from './retry-schedule.ts';
 import { generateSecret, signedHeaders, signingSecrets, webhookBody } from './signature.ts';
 import { attemptError, FAILURE_DESCRIPTIONS, type WebhookTransport } from './transport.ts';
+
+/**
+ * Subscriptions a company may have (active or not). Every event is fanned out to each of them, so
+ * the cap bounds the work one company's event makes; receivers that need more events use one
+ * subscription listing several.
+ */
+export const MAX_SUBSCRIPTIONS_PER_COMPANY = 100;
 
 /** The old secret keeps signing this long after a rotation, so receivers can switch over. */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -151,7 +158,12 @@ export async function createSubscription(
     createdAt: now,
     updatedAt: now,
   };
-  await insertSubscription(ctx.db, row);
+  if (!(await insertSubscriptionWithinCap(ctx.db, row, MAX_SUBSCRIPTIONS_PER_COMPANY))) {
+    throw new ValidationError(
+      [{ field: 'url', message: `the company already has ${MAX_SUBSCRIPTIONS_PER_COMPANY} webhook subscriptions (the most allowed)` }],
+      `A company can have at most ${MAX_SUBSCRIPTIONS_PER_COMPANY} webhook subscriptions; delete one before creating another`,
+    );
+  }
   return { ...toView(row), secret: row.secret };
 }
 
