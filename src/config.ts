@@ -23,6 +23,8 @@ export interface Config {
   webhookLeaseSeconds: number;
   /** Webhooks one worker sends at the same time. */
   webhookConcurrency: number;
+  /** Deliveries of one subscription in flight at once, across all workers (fairness). */
+  webhookSubscriptionConcurrency: number;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
   /** Creates the demo company and key on an empty embedded database. */
@@ -123,6 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
     // Keep it above the 10 s send timeout, or a slow receiver may get a second copy.
     webhookLeaseSeconds: integer(env, 'WEBHOOK_LEASE_SECONDS', 60, 1, 3600),
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 10, 1, 200),
+    webhookSubscriptionConcurrency: integer(env, 'WEBHOOK_SUBSCRIPTION_CONCURRENCY', 5, 1, 200),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined && mode === 'development'),
     tls: tlsFiles(env),

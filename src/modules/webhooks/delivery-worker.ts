@@ -40,6 +40,11 @@ export interface WorkerDeps {
   leaseMs: number;
   /** Deliveries sent at the same time. */
   concurrency: number;
+  /**
+   * Deliveries of one subscription in flight at once, across all workers (default 5), so one
+   * company's slow endpoints cannot take every slot.
+   */
+  perSubscriptionConcurrency?: number;
   /** Jitter source for the retry schedule. */
   random?: () => number;
 }
@@ -98,13 +103,19 @@ export async function dispatchEventBatch(
   });
 }
 
-export async function claimDeliveries(deps: Pick<WorkerDeps, 'db' | 'clock' | 'leaseMs'>, limit: number) {
+export const DEFAULT_PER_SUBSCRIPTION_CONCURRENCY = 5;
+
+export async function claimDeliveries(
+  deps: Pick<WorkerDeps, 'db' | 'clock' | 'leaseMs' | 'perSubscriptionConcurrency'>,
+  limit: number,
+) {
   const now = deps.clock.now();
   return claimDueDeliveries(deps.db, {
     now,
     leaseUntil: new Date(now.getTime() + deps.leaseMs),
     token: randomUUID(),
     limit,
+    perSubscription: deps.perSubscriptionConcurrency ?? DEFAULT_PER_SUBSCRIPTION_CONCURRENCY,
   });
 }
 
@@ -269,11 +280,16 @@ export function startWebhookWorker(input: {
       log: input.log,
       leaseMs: input.config.webhookLeaseSeconds * 1000,
       concurrency: input.config.webhookConcurrency,
+      perSubscriptionConcurrency: input.config.webhookSubscriptionConcurrency,
     },
     { pollMs: input.config.webhookPollMs },
   );
   input.log.info(
-    { pollMs: input.config.webhookPollMs, concurrency: input.config.webhookConcurrency },
+    {
+      pollMs: input.config.webhookPollMs,
+      concurrency: input.config.webhookConcurrency,
+      perSubscriptionConcurrency: input.config.webhookSubscriptionConcurrency,
+    },
     'webhook delivery worker started',
   );
   return {

@@ -251,38 +251,63 @@ export interface ClaimedDelivery {
   previousSecretExpiresAt: Date | null;
 }
 
+/** Any constant: it only serializes claims, so per-subscription in-flight counts stay exact. */
+const CLAIM_LOCK_ID = 72_616_932;
+
 /**
- * Takes a lease on up to `limit` due deliveries of active subscriptions, in one statement.
- * FOR UPDATE SKIP LOCKED makes concurrent claimers take disjoint rows, and a row whose lease
- * another claimer has just committed no longer matches when re-checked, so each attempt is claimed
- * by exactly one worker. A lease that ran out (its worker died) makes the delivery due again.
+ * Takes a lease on up to `limit` due deliveries of active subscriptions, fairly:
+ * - per subscription, at most `perSubscription` deliveries in flight (leased and not run out),
+ *   counting every worker's, so endpoints that hang tie up only a few slots;
+ * - round-robin across companies (and, within a company, across its subscriptions): every
+ *   company's first due delivery is taken before any company's second, oldest first among equals.
+ * Claims are serialized by a transaction-scoped advisory lock: a claim is one short statement, and
+ * the count of deliveries in flight it reads is then never stale. A lease that ran out (its worker
+ * died) makes the delivery due again.
  */
 export async function claimDueDeliveries(
   db: Db,
-  input: { now: Date; leaseUntil: Date; token: string; limit: number },
+  input: { now: Date; leaseUntil: Date; token: string; limit: number; perSubscription: number },
 ): Promise<ClaimedDelivery[]> {
   const now = input.now.toISOString();
-  const claimed = await queryRows<{ id: string }>(
-    db,
-    sql`
-      WITH due AS (
-        SELECT d.id
-        FROM webhook_deliveries d
-        JOIN webhook_subscriptions s ON s.id = d.subscription_id
-        WHERE d.status = 'PENDING'
-          AND d.next_attempt_at <= ${now}::timestamptz
-          AND (d.locked_until IS NULL OR d.locked_until <= ${now}::timestamptz)
-          AND s.active
-        ORDER BY d.next_attempt_at, d.id
-        LIMIT ${input.limit}
-        FOR UPDATE OF d SKIP LOCKED
-      )
-      UPDATE webhook_deliveries d
-      SET locked_until = ${input.leaseUntil.toISOString()}::timestamptz, claim_token = ${input.token}::uuid
-      FROM due
-      WHERE d.id = due.id
-      RETURNING d.id`,
-  );
+  const claimed = await db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK_ID})`);
+    return queryRows<{ id: string }>(
+      tx,
+      sql`
+        WITH picks AS (
+          SELECT d.id, s.company_id, d.next_attempt_at, d.turn
+          FROM webhook_subscriptions s
+          CROSS JOIN LATERAL (
+            SELECT count(*)::int AS n FROM webhook_deliveries f
+            WHERE f.subscription_id = s.id AND f.status = 'PENDING' AND f.locked_until > ${now}::timestamptz
+          ) busy
+          CROSS JOIN LATERAL (
+            SELECT q.id, q.next_attempt_at, row_number() OVER (ORDER BY q.next_attempt_at, q.id) AS turn
+            FROM webhook_deliveries q
+            WHERE q.subscription_id = s.id
+              AND q.status = 'PENDING'
+              AND q.next_attempt_at <= ${now}::timestamptz
+              AND (q.locked_until IS NULL OR q.locked_until <= ${now}::timestamptz)
+            ORDER BY q.next_attempt_at, q.id
+            LIMIT greatest(${input.perSubscription}::int - busy.n, 0)
+          ) d
+          WHERE s.active
+        ),
+        ranked AS (
+          SELECT id, next_attempt_at,
+                 row_number() OVER (PARTITION BY company_id ORDER BY turn, next_attempt_at, id) AS company_turn
+          FROM picks
+        ),
+        chosen AS (
+          SELECT id FROM ranked ORDER BY company_turn, next_attempt_at, id LIMIT ${input.limit}
+        )
+        UPDATE webhook_deliveries d
+        SET locked_until = ${input.leaseUntil.toISOString()}::timestamptz, claim_token = ${input.token}::uuid
+        FROM chosen
+        WHERE d.id = chosen.id
+        RETURNING d.id`,
+    );
+  });
   if (claimed.length === 0) return [];
   return db
     .select({
