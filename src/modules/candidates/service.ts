@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/client.ts';
+import { transactionWithOneRetry, type Db } from '../../db/client.ts';
 import { limitOffset, toPage, type Page } from '../../http/pagination.ts';
 import type { Principal, ServiceContext } from '../../shared/context.ts';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
@@ -201,7 +201,9 @@ export async function importCandidates(
   const { companyId } = principal;
   const now = ctx.clock.now();
 
-  return ctx.db.transaction(async (tx) => {
+  // Rows are written in a fixed order (see upsertCandidates), so overlapping imports should not
+  // deadlock; if PostgreSQL still aborts one (deadlock or serialization failure), it runs once more.
+  return transactionWithOneRetry(ctx.db, async (tx) => {
     if (body.jobListingId) await assertListingAcceptsApplications(tx, companyId, body.jobListingId);
 
     const upserted = await upsertCandidates(
