@@ -13,7 +13,7 @@ import { frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { registerHttpsOnly } from './http/https.ts';
-import { registerIdempotency } from './http/idempotency.ts';
+import { registerIdempotency, withIdempotencyFence } from './http/idempotency.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit-store.ts';
@@ -78,7 +78,9 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     trustProxy: deps.config.mode === 'production',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const ctx: ServiceContext = { db: deps.database.db, clock: deps.clock };
+  // Services reached through HTTP see the database through the Idempotency-Key fence (a claimed
+  // request's transactions commit its key row with its change); nothing else differs.
+  const ctx: ServiceContext = { db: withIdempotencyFence(deps.database.db, deps.clock), clock: deps.clock };
   app.decorate('deps', deps);
   app.decorate('ctx', ctx);
 
@@ -95,7 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   app.addHook('onClose', async () => rateLimitStore.close());
   // After registerAuth: its onRoute hook must run first so the limit check ends up ahead of it.
   registerRateLimit(app, { store: rateLimitStore, limitPerMinute: deps.config.rateLimitPerMinute, clock: deps.clock });
-  registerIdempotency(app, ctx);
+  registerIdempotency(app, ctx, { leaseMs: deps.config.idempotencyLeaseSeconds * 1000 });
   await registerOpenApi(app, deps.config);
   registerHealth(app, deps.database);
 

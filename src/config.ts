@@ -27,6 +27,8 @@ export interface Config {
   webhookSubscriptionConcurrency: number;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
+  /** How long an Idempotency-Key claim without an answer holds before a retry may take it over. */
+  idempotencyLeaseSeconds: number;
   /** Creates the demo company and key on an empty embedded database. */
   seedDemo: boolean;
   /** TLS terminated by this server: PEM certificate and key files (both or neither). */
@@ -127,6 +129,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 10, 1, 200),
     webhookSubscriptionConcurrency: integer(env, 'WEBHOOK_SUBSCRIPTION_CONCURRENCY', 5, 1, 200),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    idempotencyLeaseSeconds: integer(env, 'IDEMPOTENCY_LEASE_SECONDS', 60, 1, 86_400),
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined && mode === 'development'),
     tls: tlsFiles(env),
     ...translatorSettings(env),
