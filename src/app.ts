@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { Clock } from './shared/clock.ts';
 import type { ServiceContext } from './shared/context.ts';
+import type { SecretBox } from './shared/secret-box.ts';
 import { registerAuth } from './http/auth.ts';
 import { ErrorEnvelope } from './http/error-envelope.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
@@ -32,6 +33,7 @@ export interface AppDeps {
   config: Config;
   database: Database;
   clock: Clock;
+  secrets: SecretBox;
 }
 
 export type AppInstance = FastifyInstance<
@@ -80,7 +82,11 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
 
   // Services reached through HTTP see the database through the Idempotency-Key fence (a claimed
   // request's transactions commit its key row with its change); nothing else differs.
-  const ctx: ServiceContext = { db: withIdempotencyFence(deps.database.db, deps.clock), clock: deps.clock };
+  const ctx: ServiceContext = {
+    db: withIdempotencyFence(deps.database.db, deps.clock),
+    clock: deps.clock,
+    secrets: deps.secrets,
+  };
   app.decorate('deps', deps);
   app.decorate('ctx', ctx);
 

@@ -1,5 +1,6 @@
 // All settings come from the environment, are validated once at start, and are then passed
 // around as a plain object: nothing reads process.env at request time.
+import { EncryptionKeyError, parseEncryptionKey } from './shared/secret-box.ts';
 
 export type Mode = 'development' | 'production';
 
@@ -36,6 +37,11 @@ export interface Config {
   /** LibreTranslate-compatible machine translation (AI translations of job listings); unset: none. */
   translatorUrl: string | undefined;
   translatorApiKey: string | undefined;
+  /**
+   * ENCRYPTION_KEY (seals secrets at rest) and ENCRYPTION_KEY_PREVIOUS (opens values sealed under
+   * the key being rotated away from). Unset: a key kept in DATA_DIR (development mode only).
+   */
+  encryptionKey: { current: Buffer; previous: Buffer[] } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -101,6 +107,31 @@ function translatorSettings(env: Env): Pick<Config, 'translatorUrl' | 'translato
   return { translatorUrl, translatorApiKey };
 }
 
+function encryptionKeys(env: Env, mode: Mode): Config['encryptionKey'] {
+  const parse = (name: string, raw: string) => {
+    try {
+      return parseEncryptionKey(raw, name);
+    } catch (error) {
+      if (error instanceof EncryptionKeyError) throw new ConfigError(error.message);
+      throw error;
+    }
+  };
+  const current = env.ENCRYPTION_KEY || undefined;
+  const previous = (env.ENCRYPTION_KEY_PREVIOUS || '')
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
+  if (!current) {
+    if (previous.length > 0) throw new ConfigError('ENCRYPTION_KEY_PREVIOUS is set but ENCRYPTION_KEY is not');
+    // Several machines must share one key, and it must live apart from the data it protects.
+    if (mode === 'production') {
+      throw new ConfigError('ENCRYPTION_KEY is required in production mode (generate one with `npm run -s cli -- encryption-key generate`)');
+    }
+    return undefined;
+  }
+  return { current: parse('ENCRYPTION_KEY', current), previous: previous.map((value) => parse('ENCRYPTION_KEY_PREVIOUS', value)) };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf(env, 'MODE', ['development', 'production'] as const, 'development');
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -133,5 +164,6 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined && mode === 'development'),
     tls: tlsFiles(env),
     ...translatorSettings(env),
+    encryptionKey: encryptionKeys(env, mode),
   };
 }

@@ -105,6 +105,7 @@ describe('fair scheduling', () => {
     const deps: WorkerDeps = {
       db: t.ctx.db,
       clock: t.clock,
+      secrets: t.ctx.secrets,
       transport,
       log: silentLog,
       leaseMs: 120_000,
@@ -142,7 +143,7 @@ describe('fair scheduling', () => {
     await emit(b.companyId, 'candidate.created', {});
     await emit(c.companyId, 'candidate.created', {});
     const transport = createWebhookTransport({ allowLocal: true });
-    const deps = { db: t.ctx.db, clock: t.clock, transport, log: silentLog, leaseMs: 60_000, concurrency: 10, perSubscriptionConcurrency: 5 };
+    const deps = { db: t.ctx.db, clock: t.clock, secrets: t.ctx.secrets, transport, log: silentLog, leaseMs: 60_000, concurrency: 10, perSubscriptionConcurrency: 5 };
     try {
       while ((await dispatchEventBatch(deps)) > 0);
       const claimed = await claimDeliveries(deps, 3);

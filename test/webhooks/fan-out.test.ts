@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 function deps(overrides: Partial<WorkerDeps> = {}): WorkerDeps {
-  return { db: t.ctx.db, clock: t.clock, transport, log: silentLog, leaseMs: 60_000, concurrency: 10, random: () => 0.5, ...overrides };
+  return { db: t.ctx.db, clock: t.clock, secrets: t.ctx.secrets, transport, log: silentLog, leaseMs: 60_000, concurrency: 10, random: () => 0.5, ...overrides };
 }
 
 async function emit(companyId: string, type: string, data: unknown) {
