@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { Clock } from './shared/clock.ts';
+import { safeErrorForLogger } from './shared/log-safety.ts';
 import type { ServiceContext } from './shared/context.ts';
 import type { SecretBox } from './shared/secret-box.ts';
 import { registerAuth } from './http/auth.ts';
@@ -34,6 +35,8 @@ export interface AppDeps {
   database: Database;
   clock: Clock;
   secrets: SecretBox;
+  /** Where log lines go (default: stdout). Tests send every app's lines to a per-run file. */
+  logStream?: { write(line: string): void };
 }
 
 export type AppInstance = FastifyInstance<
@@ -72,6 +75,9 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     logger: {
       level: deps.config.logLevel,
       redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      // Errors are logged without the values they carry (SQL parameters, key values): see log-safety.ts.
+      serializers: { err: safeErrorForLogger, error: safeErrorForLogger },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     genReqId: generateRequestId,
     frameworkErrors: frameworkErrorHandler,

@@ -8,6 +8,7 @@ import type { WorkerLog } from './modules/webhooks/delivery-worker.ts';
 import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
 import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
 import { systemClock } from './shared/clock.ts';
+import { safeErrorSerializer } from './shared/log-safety.ts';
 import type { ServiceContext } from './shared/context.ts';
 import { loadEncryptionKeys } from './shared/encryption-keys.ts';
 import { resealSigningSecrets } from './modules/webhooks/service.ts';
@@ -20,7 +21,8 @@ function jsonLog(level: Config['logLevel']): WorkerLog {
   const write = (name: 'info' | 'warn' | 'error') => (obj: object, msg?: string) => {
     if (LEVELS[name] < threshold) return;
     const fields = Object.fromEntries(
-      Object.entries(obj).map(([key, value]) => [key, value instanceof Error ? { message: value.message, stack: value.stack } : value]),
+      // Errors without the values they carry (SQL parameters, key values), as the server logs them.
+      Object.entries(obj).map(([key, value]) => [key, safeErrorSerializer(value)]),
     );
     process.stdout.write(
       `${JSON.stringify({ level: LEVELS[name], time: Date.now(), pid: process.pid, name: 'webhook-worker', ...fields, msg })}\n`,

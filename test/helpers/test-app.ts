@@ -14,6 +14,7 @@ import { createApiKey } from '../../src/modules/api-keys/service.ts';
 import { ALL_SCOPES, type Scope } from '../../src/modules/api-keys/scopes.ts';
 import { createCompany } from '../../src/modules/companies/service.ts';
 import { TestClock } from './clock.ts';
+import { suiteLogStream } from './suite-log.ts';
 import { adminUrl, databaseUrlFor } from './postgres-url.ts';
 
 export interface TestDatabase {
@@ -83,6 +84,8 @@ export interface TestAppOptions {
   dataDir?: string;
   /** PostgreSQL: opens this database (another app's, left in place on close) instead of a new copy. */
   databaseUrl?: string;
+  /** Receives the app's log lines instead of this run's log file (see suite-log.ts). */
+  logStream?: { write(line: string): void };
 }
 
 async function openDataDir(dataDir: string): Promise<TestDatabase> {
@@ -102,7 +105,9 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
       ? await openSharedDatabase(options.databaseUrl)
       : await openTestDatabase();
   const config = loadConfig({
-    LOG_LEVEL: 'silent',
+    // Every app logs (to this run's log file, not the terminal): the suite's final check scans
+    // all of it for secrets (test/helpers/suite-log.ts).
+    LOG_LEVEL: 'info',
     WEBHOOK_ALLOW_LOCAL: 'true',
     SEED_DEMO: 'false',
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
@@ -110,7 +115,13 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
   });
   const clock = new TestClock();
   const { box: secrets } = loadEncryptionKeys(config);
-  const app = await buildApp({ config, database: testDb.database, clock, secrets });
+  const app = await buildApp({
+    config,
+    database: testDb.database,
+    clock,
+    secrets,
+    logStream: options.logStream ?? suiteLogStream(),
+  });
   await options.configure?.(app);
   await app.ready();
   const ctx: ServiceContext = { db: testDb.database.db, clock, secrets };

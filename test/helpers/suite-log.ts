@@ -1,0 +1,23 @@
+// Every log line the test suite produces goes to one directory per run (global-setup.ts makes it
+// and, when the run ends, scans it for secrets and fails the run if any is found). Each test
+// process appends to its own file; child processes' output is added with appendChildOutput.
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+
+function logFile(): string | undefined {
+  const dir = inject('suiteLogDir');
+  return dir ? join(dir, `${process.pid}.log`) : undefined;
+}
+
+/** A stream for Fastify's logger: synchronous appends, so nothing is lost when a test process ends. */
+export function suiteLogStream(): { write(line: string): void } {
+  const file = logFile();
+  return { write: (line) => (file ? appendFileSync(file, line) : undefined) };
+}
+
+/** Adds a child process's output (a server, a worker, the CLI) to this run's logs. */
+export function appendChildOutput(what: string, output: string): void {
+  const file = logFile();
+  if (file && output) appendFileSync(file, `${JSON.stringify({ child: what })}\n${output}\n`);
+}
