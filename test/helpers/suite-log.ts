@@ -16,8 +16,12 @@ export function suiteLogStream(): { write(line: string): void } {
   return { write: (line) => (file ? appendFileSync(file, line) : undefined) };
 }
 
-/** Adds a child process's output (a server, a worker, the CLI) to this run's logs. */
-export function appendChildOutput(what: string, output: string): void {
+/**
+ * Adds a child process's log lines (a server's, a worker's) to this run's logs. Only its JSON log
+ * lines: what it prints on purpose (the demo key banner of a first start) is not a log.
+ */
+export function appendChildLogLines(output: string): void {
   const file = logFile();
-  if (file && output) appendFileSync(file, `${JSON.stringify({ child: what })}\n${output}\n`);
+  const lines = output.split('\n').filter((line) => line.startsWith('{"level":'));
+  if (file && lines.length > 0) appendFileSync(file, `${lines.join('\n')}\n`);
 }
