@@ -14,7 +14,9 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
 describe.skipIf(!onPostgres)('concurrent candidate imports (PostgreSQL)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await buildTestApp();
+    // Ten imports share a five-connection pool: on a busy machine the wait for a connection can
+    // pass the default 5 s pool timeout (503). This test is about deadlocks, so it waits as long as needed.
+    t = await buildTestApp({ DB_POOL_TIMEOUT_MS: '0' });
   });
   afterAll(async () => {
     await t?.close();
