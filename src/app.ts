@@ -5,13 +5,14 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './deps.ts';
 import type { AppInstance } from './http/app-instance.ts';
+import type { ServiceContext } from './shared/context.ts';
 import { registerAuth } from './http/auth.ts';
 import { ErrorEnvelope } from './http/error-envelope.ts';
 import { clientErrorHandler, expectationFailed, frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { registerHttpsOnly } from './http/https.ts';
-import { registerIdempotency } from './http/idempotency.ts';
+import { registerIdempotency, withIdempotencyFence } from './http/idempotency.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerAuthFailureLimit, registerRateLimit } from './http/rate-limit.ts';
 import { generateRequestId, registerRequestId } from './http/request-id.ts';
@@ -76,7 +77,9 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
     if (!request.raw.complete) reply.header('connection', 'close');
   });
 
-  const ctx = deps.ctx;
+  // Services reached through HTTP see the database through the Idempotency-Key fence (a claimed
+  // request's transactions commit its key row with its change); nothing else differs.
+  const ctx: ServiceContext = { ...deps.ctx, db: withIdempotencyFence(deps.database.db, deps.clock) };
   app.decorate('deps', deps);
   app.decorate('ctx', ctx);
 
@@ -91,7 +94,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   // (each prepends its check: the failure limit runs first, then the per-key limit, then auth).
   registerRateLimit(app, { store: deps.rateLimitStore, limitPerMinute: config.rateLimitPerMinute, clock: deps.clock });
   registerAuthFailureLimit(app, { store: deps.rateLimitStore, failuresPerMinute: config.authFailuresPerMinute, clock: deps.clock });
-  registerIdempotency(app, ctx);
+  registerIdempotency(app, ctx, { leaseMs: config.idempotencyLeaseSeconds * 1000 });
   await registerOpenApi(app, deps.config, { webhooks: webhookEventsOpenApi() });
   registerHealth(app, deps.database);
 

@@ -25,8 +25,12 @@ export interface Config {
   webhookLeaseSeconds: number;
   /** Webhooks one worker sends at the same time. */
   webhookConcurrency: number;
+  /** Deliveries of one subscription in flight at once, across all workers (fairness). */
+  webhookSubscriptionConcurrency: number;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
+  /** How long an Idempotency-Key claim without an answer holds before a retry may take it over. */
+  idempotencyLeaseSeconds: number;
   /** Failed authentications (401) per minute per client address before it gets 429. */
   authFailuresPerMinute: number;
   /** After a Redis failure, how long the rate limiter stops asking Redis (and lets requests through). */
@@ -200,7 +204,9 @@ export function loadConfig(env: Env = process.env): Config {
     // Keep it above the 10 s send timeout, or a slow receiver may get a second copy.
     webhookLeaseSeconds: integer(env, 'WEBHOOK_LEASE_SECONDS', 60, 1, 3600),
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 10, 1, 200),
+    webhookSubscriptionConcurrency: integer(env, 'WEBHOOK_SUBSCRIPTION_CONCURRENCY', 5, 1, 200),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    idempotencyLeaseSeconds: integer(env, 'IDEMPOTENCY_LEASE_SECONDS', 60, 1, 86_400),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
     redisBreakerMs: integer(env, 'REDIS_BREAKER_MS', 30_000, 100, 3_600_000),
     trustProxy: proxyList(env),

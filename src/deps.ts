@@ -2,6 +2,7 @@
 // translator, webhook transport, rate-limit store) is built here, once per process, and handed to
 // the app, the worker loops and the CLI commands. Nothing else constructs them; services receive
 // what they need through the ServiceContext (`deps.ctx`).
+import { safeErrorForLogger } from './shared/log-safety.ts';
 import pino, { type Logger } from 'pino';
 import { createLibreTranslateTranslator } from './adapters/translation/libretranslate.ts';
 import type { Translator } from './adapters/translation/translator.ts';
@@ -41,12 +42,20 @@ export function translatorFromConfig(config: Pick<Config, 'translatorUrl' | 'tra
   return createLibreTranslateTranslator({ url: config.translatorUrl, apiKey: config.translatorApiKey });
 }
 
-/** The logger of every process: pino JSON lines, secrets in request headers redacted. */
-export function buildLogger(config: Pick<Config, 'logLevel'>): Logger {
-  return pino({
-    level: config.logLevel,
-    redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-  });
+/**
+ * The logger of every process: pino JSON lines, secrets in request headers redacted, errors logged
+ * without the values they carry (SQL parameters, key values: see shared/log-safety.ts). `stream`
+ * replaces stdout (tests send every app's lines to a per-run file that the suite scans).
+ */
+export function buildLogger(config: Pick<Config, 'logLevel'>, stream?: { write(line: string): void }): Logger {
+  return pino(
+    {
+      level: config.logLevel,
+      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      serializers: { err: safeErrorForLogger, error: safeErrorForLogger },
+    },
+    stream ?? process.stdout,
+  );
 }
 
 export async function buildDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {

@@ -17,6 +17,27 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
+/**
+ * A deadlock (40P01) or serialization failure (40001): PostgreSQL rolled the transaction back and
+ * running it again may well succeed. Drizzle wraps the driver's error, so the cause chain is read.
+ */
+export function isTransientTransactionError(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.code === '40P01' || e.code === '40001') return true;
+  }
+  return false;
+}
+
+/** Runs a transaction, and once more if PostgreSQL aborted it as a deadlock or serialization failure. */
+export async function transactionWithOneRetry<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(work);
+  } catch (error) {
+    if (!isTransientTransactionError(error)) throw error;
+    return db.transaction(work);
+  }
+}
+
 /** The PostgreSQL server of DATABASE_URL is unreachable or refuses the connection. */
 export class DatabaseConnectError extends Error {
   override name = 'DatabaseConnectError';

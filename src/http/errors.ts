@@ -36,8 +36,6 @@ export const STATUS_BY_ERROR_CODE: Record<ErrorCode, number> = {
   TOO_MANY_REQUESTS: 429,
   // The receiver, not this service, failed: a gateway error.
   WEBHOOK_UNREACHABLE: 502,
-  BAD_REQUEST: 400,
-  UNSUPPORTED_MEDIA_TYPE: 415,
 };
 
 export function registerErrorHandling(app: FastifyInstance): void {

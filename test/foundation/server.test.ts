@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv } from '../helpers/child-env.ts';
+import { appendChildLogLines } from '../helpers/suite-log.ts';
 
 const SERVER = fileURLToPath(new URL('../../src/server.ts', import.meta.url));
 
@@ -40,7 +41,12 @@ async function startServer(dataDir: string): Promise<ServerProcess> {
   const output = { stdout: '', stderr: '' };
   child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      appendChildLogLines(output.stdout + output.stderr);
+      resolve(code);
+    }),
+  );
   const server = { child, output, exited, baseUrl: `http://127.0.0.1:${port}` };
   started.push(server);
   return server;

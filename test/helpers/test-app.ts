@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { buildDeps } from '../../src/deps.ts';
+import { buildDeps, buildLogger } from '../../src/deps.ts';
 import type { AppInstance } from '../../src/http/app-instance.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/client.ts';
@@ -15,6 +15,7 @@ import { createApiKey } from '../../src/modules/api-keys/service.ts';
 import { ALL_SCOPES, type Scope } from '../../src/modules/api-keys/scopes.ts';
 import { createCompany } from '../../src/modules/companies/service.ts';
 import { TestClock } from './clock.ts';
+import { suiteLogStream } from './suite-log.ts';
 import { adminUrl, databaseUrlFor } from './postgres-url.ts';
 
 export interface TestDatabase {
@@ -96,6 +97,8 @@ export interface TestAppOptions {
   dataDir?: string;
   /** PostgreSQL: opens this database (another app's, left in place on close) instead of a new copy. */
   databaseUrl?: string;
+  /** Receives the app's log lines instead of this run's log file (see suite-log.ts). */
+  logStream?: { write(line: string): void };
 }
 
 async function openDataDir(dataDir: string): Promise<TestDatabase> {
@@ -112,7 +115,9 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
   // Every injected request comes from 127.0.0.1, and suites send many keyless or wrong-key calls on
   // purpose: the per-address failure limit is raised here and tested on its own.
   const config = loadConfig({
-    LOG_LEVEL: 'silent',
+    // Every app logs (to this run's log file, not the terminal): the suite's final check scans
+    // all of it for secrets (test/helpers/suite-log.ts).
+    LOG_LEVEL: 'info',
     WEBHOOK_ALLOW_LOCAL: 'true',
     SEED_DEMO: 'false',
     DB_POOL_SIZE: '5',
@@ -126,7 +131,11 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
       ? await openSharedDatabase(options.databaseUrl)
       : await openTestDatabase(config);
   const clock = new TestClock();
-  const deps = await buildDeps(config, { database: testDb.database, clock });
+  const deps = await buildDeps(config, {
+    database: testDb.database,
+    clock,
+    log: buildLogger(config, options.logStream ?? suiteLogStream()),
+  });
   const app = await buildApp(deps);
   await options.configure?.(app);
   await app.ready();

@@ -15,6 +15,7 @@ import { systemClock } from '../../src/shared/clock.ts';
 import type { ServiceContext } from '../../src/shared/context.ts';
 import { createSecretBox, parseEncryptionKey } from '../../src/shared/secret-box.ts';
 import { openTestDatabase, TEST_ENCRYPTION_KEY, type TestDatabase } from '../helpers/test-app.ts';
+import { appendChildLogLines } from '../helpers/suite-log.ts';
 import { eventually, startReceiver, type Receiver } from './receiver.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -87,6 +88,7 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes on one PostgreSQL',
           .map((line) => JSON.parse(line) as Record<string, unknown>),
     };
     child.on('exit', (code, signal) => {
+      appendChildLogLines(output.join(''));
       if (code !== 0 && signal === null) output.push(`exited with code ${code}`);
     });
     workers.push(worker);

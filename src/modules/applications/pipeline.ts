@@ -65,7 +65,12 @@ export async function enterPipeline(
     appliedAt: input.now,
     updatedAt: input.now,
   }));
-  const inserted = await insertApplicationsIfAbsent(tx, rows);
+  // Inserted in candidate id order, the same in every transaction, so overlapping imports into one
+  // listing take their locks on (listing, candidate) in one sequence and cannot deadlock.
+  const inserted = await insertApplicationsIfAbsent(
+    tx,
+    [...rows].sort((a, b) => (a.candidateId < b.candidateId ? -1 : a.candidateId > b.candidateId ? 1 : 0)),
+  );
   const result = new Map(inserted.map((application) => [application.candidateId, { application, created: true }]));
 
   const already = entries.map((entry) => entry.candidateId).filter((id) => !result.has(id));

@@ -31,7 +31,7 @@ import {
   type ApplicationSummaryView,
   type StatusChangeView,
 } from './view.ts';
-import type { Db } from '../../db/client.ts';
+import { transactionWithOneRetry, type Db } from '../../db/client.ts';
 import type { ApplicationRow } from './repo.ts';
 
 export type ApplicationView = ApplicationSummaryView & { jobListing: JobListingView };
@@ -251,7 +251,10 @@ export async function importCandidates(
   const { companyId } = principal;
   const now = ctx.clock.now();
 
-  return ctx.db.transaction(async (tx) => {
+  // Rows are written in a fixed order (see upsertCandidates and enterPipeline), so overlapping
+  // imports should not deadlock; if PostgreSQL still aborts one (deadlock or serialization
+  // failure), it runs once more.
+  return transactionWithOneRetry(ctx.db, async (tx) => {
     if (body.jobListingId) await assertListingAcceptsApplications(tx, companyId, body.jobListingId);
     const imported = await importCandidateRows(tx, companyId, body.candidates, now);
     const pipeline = body.jobListingId

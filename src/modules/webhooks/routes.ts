@@ -7,6 +7,7 @@ import { WEBHOOK_EVENT_TYPES } from './events.ts';
 import { CreateWebhookBody, UpdateWebhookBody } from './schemas.ts';
 import {
   createSubscription,
+  MAX_SUBSCRIPTIONS_PER_COMPANY,
   getSubscription,
   listDeliveriesPage,
   listSubscriptionsPage,
@@ -47,7 +48,7 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Create a webhook subscription',
-        description: `Answers the subscription with its signing \`secret\`, shown only this once.\n\n${CATALOGUE}\n\n${DELIVERY_NOTES}`,
+        description: `Answers the subscription with its signing \`secret\`, shown only this once. A company has at most ${MAX_SUBSCRIPTIONS_PER_COMPANY} subscriptions (active or not): the next create answers 422 VALIDATION_ERROR; delete one first, or list several events in one subscription.\n\n${CATALOGUE}\n\n${DELIVERY_NOTES}`,
         body: CreateWebhookBody,
         response: { 201: Type.Ref('WebhookSubscriptionWithSecret'), ...errorResponses([400, 415, 422]) },
       },

@@ -12,7 +12,7 @@ import {
   findSubscription,
   insertAttempt,
   insertDelivery,
-  insertSubscription,
+  insertSubscriptionWithinCap,
   listAttempts,
   listDeliveries,
   listSubscriptions,
@@ -28,6 +28,13 @@ import {
 import type { DeliveryStatus } from './retry-schedule.ts';
 import { generateSecret, signedHeaders, signingSecrets, webhookBody } from './signature.ts';
 import { attemptError, FAILURE_DESCRIPTIONS, type WebhookTransport } from './transport.ts';
+
+/**
+ * Subscriptions a company may have (active or not). Every event is fanned out to each of them, so
+ * the cap bounds the work one company's event makes; receivers that need more events use one
+ * subscription listing several.
+ */
+export const MAX_SUBSCRIPTIONS_PER_COMPANY = 100;
 
 /** Authenticated data of sealed signing secrets: a value sealed for something else does not open as one. */
 const SECRET_PURPOSE = 'webhook-signing-secret';
@@ -194,7 +201,12 @@ export async function createSubscription(
     createdAt: now,
     updatedAt: now,
   };
-  await insertSubscription(ctx.db, row);
+  if (!(await insertSubscriptionWithinCap(ctx.db, row, MAX_SUBSCRIPTIONS_PER_COMPANY))) {
+    throw new ValidationError(
+      [{ field: 'url', message: `the company already has ${MAX_SUBSCRIPTIONS_PER_COMPANY} webhook subscriptions (the most allowed)` }],
+      `A company can have at most ${MAX_SUBSCRIPTIONS_PER_COMPANY} webhook subscriptions; delete one before creating another`,
+    );
+  }
   return { ...toView(row), secret };
 }
 
