@@ -8,6 +8,11 @@ import type { Database } from './db/client.ts';
 import type { Clock } from './shared/clock.ts';
 import type { ServiceContext } from './shared/context.ts';
 import type { SecretBox } from './shared/secret-box.ts';
+import { createMetrics, type Metrics } from './shared/metrics.ts';
+import { createLogger } from './shared/logger.ts';
+import { registerAccessLog } from './http/access-log.ts';
+import { registerMetricsRoute } from './http/metrics.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerAuth } from './http/auth.ts';
 import { ErrorEnvelope } from './http/error-envelope.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
@@ -28,12 +33,17 @@ import { applicationRoutes, applicationSchemas } from './modules/applications/ro
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { webhookSchemas } from './modules/webhooks/schemas.ts';
+import { webhookBacklog } from './modules/webhooks/service.ts';
 
 export interface AppDeps {
   config: Config;
   database: Database;
   clock: Clock;
   secrets: SecretBox;
+  /** The process's metrics (default: a registry of this app's own). */
+  metrics?: Metrics;
+  /** The process's logger (default: stdout, pretty on a terminal). */
+  logger?: FastifyBaseLogger;
 }
 
 export type AppInstance = FastifyInstance<
@@ -69,10 +79,9 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     https: deps.config.tls
       ? { cert: readFileSync(deps.config.tls.certFile), key: readFileSync(deps.config.tls.keyFile) }
       : null,
-    logger: {
-      level: deps.config.logLevel,
-      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-    },
+    loggerInstance: deps.logger ?? createLogger(deps.config, 'api'),
+    // One access line per request instead (access-log.ts).
+    disableRequestLogging: true,
     genReqId: generateRequestId,
     frameworkErrors: frameworkErrorHandler,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -83,10 +92,14 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   const ctx: ServiceContext = { db: deps.database.db, clock: deps.clock, secrets: deps.secrets };
   app.decorate('deps', deps);
   app.decorate('ctx', ctx);
+  const metrics = deps.metrics ?? createMetrics({ process: 'api' });
+  metrics.setSources({ pool: deps.database.poolStats, backlog: () => webhookBacklog(ctx) });
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.setValidatorCompiler(buildValidatorCompiler(SHARED_SCHEMAS));
   registerRequestId(app);
+  registerAccessLog(app, metrics);
+  await registerSecurityHeaders(app, { https: deps.config.mode === 'production' || Boolean(deps.config.tls) });
   registerJsonBody(app);
   registerErrorHandling(app);
   if (deps.config.mode === 'production') registerHttpsOnly(app);
@@ -100,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   registerIdempotency(app, ctx);
   await registerOpenApi(app, deps.config);
   registerHealth(app, deps.database);
+  if (deps.config.metricsPort === undefined) registerMetricsRoute(app, metrics, deps.config.metricsToken);
 
   await app.register(referenceDataRoutes);
   await app.register(jobListingRoutes);

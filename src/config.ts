@@ -38,6 +38,14 @@ export interface Config {
    * the key being rotated away from). Unset: a key kept in DATA_DIR (development mode only).
    */
   encryptionKey: { current: Buffer; previous: Buffer[] } | undefined;
+  /** Scrapers of /metrics must send `Authorization: Bearer <token>` when set. */
+  metricsToken: string | undefined;
+  /** Serve /metrics on this port (its own listener) instead of the API port. */
+  metricsPort: number | undefined;
+  /** The worker's /metrics listener (`npm run worker`); unset: none. */
+  workerMetricsPort: number | undefined;
+  /** Ages after which the worker deletes rows: events, webhook deliveries (with attempts), idempotency keys. */
+  retention: { eventsDays: number; deliveriesDays: number; idempotencyHours: number };
 }
 
 export class ConfigError extends Error {}
@@ -128,6 +136,11 @@ function encryptionKeys(env: Env, mode: Mode): Config['encryptionKey'] {
   return { current: parse('ENCRYPTION_KEY', current), previous: previous.map((value) => parse('ENCRYPTION_KEY_PREVIOUS', value)) };
 }
 
+function optionalPort(env: Env, name: string): number | undefined {
+  if (env[name] === undefined || env[name] === '') return undefined;
+  return integer(env, name, 0, 0, 65535);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf(env, 'MODE', ['development', 'production'] as const, 'development');
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -159,5 +172,13 @@ export function loadConfig(env: Env = process.env): Config {
     tls: tlsFiles(env),
     ...translatorSettings(env),
     encryptionKey: encryptionKeys(env, mode),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort: optionalPort(env, 'METRICS_PORT'),
+    workerMetricsPort: optionalPort(env, 'WORKER_METRICS_PORT'),
+    retention: {
+      eventsDays: integer(env, 'RETENTION_EVENTS_DAYS', 30, 1, 3650),
+      deliveriesDays: integer(env, 'RETENTION_DELIVERIES_DAYS', 30, 1, 3650),
+      idempotencyHours: integer(env, 'RETENTION_IDEMPOTENCY_HOURS', 24, 1, 24 * 365),
+    },
   };
 }

@@ -11,6 +11,9 @@ import { systemClock } from './shared/clock.ts';
 import { loadEncryptionKeys } from './shared/encryption-keys.ts';
 import { resealSigningSecrets } from './modules/webhooks/service.ts';
 import type { ServiceContext } from './shared/context.ts';
+import { createLogger } from './shared/logger.ts';
+import { createMetrics } from './shared/metrics.ts';
+import { startMetricsListener } from './http/metrics.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -20,11 +23,13 @@ async function main(): Promise<void> {
   const ctx: ServiceContext = { db: database.db, clock, secrets };
   // Signing secrets stored in clear (before encryption at rest existed) are sealed now.
   await resealSigningSecrets(ctx, { onlyClear: true });
-  const app = await buildApp({ config, database, clock, secrets });
+  const logger = createLogger(config, 'api');
+  const metrics = createMetrics({ process: 'api' });
+  const app = await buildApp({ config, database, clock, secrets, logger, metrics });
   // One command gives a complete service: with the embedded database (single-process) the server
   // delivers webhooks itself; on PostgreSQL run `npm run worker` processes instead, or as well.
   const webhookWorker = config.webhookWorkerInServer
-    ? startWebhookWorker({ database, config, clock, secrets, log: app.log })
+    ? startWebhookWorker({ database, config, clock, secrets, log: app.log, metrics: metrics.deliveries })
     : undefined;
   // The scheduled work (closing expired listings) runs with the in-process worker too.
   const expiry = config.webhookWorkerInServer
@@ -36,7 +41,12 @@ async function main(): Promise<void> {
         },
       )
     : undefined;
+  const metricsServer =
+    config.metricsPort === undefined
+      ? undefined
+      : await startMetricsListener(metrics, { port: config.metricsPort, host: config.host, token: config.metricsToken });
   app.addHook('onClose', async () => {
+    metricsServer?.close();
     await expiry?.stop();
     await webhookWorker?.stop();
     await database.close();
@@ -74,6 +84,13 @@ async function main(): Promise<void> {
     throw error;
   }
   app.log.info(`API reference at ${config.baseUrl}/docs`);
+  if (!config.webhookWorkerInServer) {
+    // Said plainly: without a worker, events pile up in the outbox and no webhook is sent.
+    app.log.warn(
+      'Webhook deliveries and scheduled work do not run in this server (WEBHOOK_WORKER_IN_SERVER=false): ' +
+        'run `npm run worker` (one or more) beside the servers, or webhooks are never sent.',
+    );
+  }
 
   // After listen, so the key is printed only when the server really serves: a start that fails
   // (say, on a busy port) must not use up the one-time key.

@@ -1,42 +1,34 @@
 // Entry: the webhook delivery worker and scheduled work on its own (`npm run worker`), for deployments on PostgreSQL.
 // Run as many as you like against one database: they share the work without sending an attempt
 // twice. With the embedded database the server runs delivery itself (PGlite is single-process).
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
 import { startDatabase } from './db/start.ts';
-import type { WorkerLog } from './modules/webhooks/delivery-worker.ts';
 import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
 import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
 import { systemClock } from './shared/clock.ts';
 import type { ServiceContext } from './shared/context.ts';
 import { loadEncryptionKeys } from './shared/encryption-keys.ts';
-import { resealSigningSecrets } from './modules/webhooks/service.ts';
-
-const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity } as const;
-
-/** JSON lines in pino's shape, so server and worker logs read alike. */
-function jsonLog(level: Config['logLevel']): WorkerLog {
-  const threshold = LEVELS[level];
-  const write = (name: 'info' | 'warn' | 'error') => (obj: object, msg?: string) => {
-    if (LEVELS[name] < threshold) return;
-    const fields = Object.fromEntries(
-      Object.entries(obj).map(([key, value]) => [key, value instanceof Error ? { message: value.message, stack: value.stack } : value]),
-    );
-    process.stdout.write(
-      `${JSON.stringify({ level: LEVELS[name], time: Date.now(), pid: process.pid, name: 'webhook-worker', ...fields, msg })}\n`,
-    );
-  };
-  return { info: write('info'), warn: write('warn'), error: write('error') };
-}
+import { resealSigningSecrets, webhookBacklog } from './modules/webhooks/service.ts';
+import { createLogger } from './shared/logger.ts';
+import { createMetrics } from './shared/metrics.ts';
+import { startMetricsListener } from './http/metrics.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const log = jsonLog(config.logLevel);
+  const log = createLogger(config, 'webhook-worker');
   const { box: secrets } = loadEncryptionKeys(config);
   const database = await startDatabase(config);
   const ctx: ServiceContext = { db: database.db, clock: systemClock, secrets };
   await resealSigningSecrets(ctx, { onlyClear: true });
-  const worker = startWebhookWorker({ database, config, clock: systemClock, secrets, log });
+  const metrics = createMetrics({ process: 'worker' });
+  metrics.setSources({ pool: database.poolStats, backlog: () => webhookBacklog(ctx) });
+  const metricsServer =
+    config.workerMetricsPort === undefined
+      ? undefined
+      : await startMetricsListener(metrics, { port: config.workerMetricsPort, host: config.host, token: config.metricsToken });
+  if (metricsServer) log.info({ port: config.workerMetricsPort }, 'worker metrics at /metrics');
+  const worker = startWebhookWorker({ database, config, clock: systemClock, secrets, log, metrics: metrics.deliveries });
   // Scheduled work: ACTIVE listings past expiresAt are closed (safe in several processes at once).
   const expiry = startJobListingExpiry(
     ctx,
@@ -56,6 +48,7 @@ async function main(): Promise<void> {
     try {
       await expiry.stop();
       await worker.stop();
+      metricsServer?.close();
       await database.close();
     } finally {
       clearTimeout(forced);

@@ -6,6 +6,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
+import type { PoolStats } from '../shared/metrics.ts';
 import { lockDataDir } from './embedded-lock.ts';
 
 /** A Drizzle database or transaction: repos accept either. */
@@ -30,6 +31,8 @@ export interface Database {
   /** Answers when the database answers; used by /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL only: the connection pool's use and waits, for /metrics. */
+  poolStats?(): PoolStats;
   /** Embedded only: the whole data directory as a tarball (tests start each file from one). */
   dumpDataDir?(): Promise<Blob>;
 }
@@ -90,6 +93,7 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Data
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  const waits = measureWaits(pool);
   // Fail fast on a wrong URL rather than at the first request.
   try {
     (await pool.connect()).release();
@@ -119,9 +123,44 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Data
     async ping() {
       await pool.query('select 1');
     },
+    poolStats: () => ({
+      max: poolSize,
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      acquired: waits.acquired,
+      waitSeconds: waits.seconds,
+    }),
     async close() {
       // Closing twice is harmless, as for the embedded database (pg's end() throws the second time).
       if (!pool.ended) await pool.end();
     },
   };
+}
+
+/**
+ * Counts the time callers wait for a pooled connection: pool.query (what Drizzle uses) and
+ * transactions both go through pool.connect, so wrapping it on this instance sees every checkout.
+ */
+function measureWaits(pool: pg.Pool): { acquired: number; seconds: number } {
+  const totals = { acquired: 0, seconds: 0 };
+  const connect = pool.connect.bind(pool) as (callback?: (...args: unknown[]) => void) => Promise<pg.PoolClient> | undefined;
+  const record = (started: number) => {
+    totals.acquired++;
+    totals.seconds += (performance.now() - started) / 1000;
+  };
+  (pool as unknown as { connect: typeof connect }).connect = (callback) => {
+    const started = performance.now();
+    if (callback) {
+      return connect((...args: unknown[]) => {
+        if (!args[0]) record(started);
+        callback(...args);
+      });
+    }
+    return connect()!.then((client) => {
+      record(started);
+      return client;
+    });
+  };
+  return totals;
 }

@@ -10,6 +10,8 @@ import { openDatabase, type Database } from '../../src/db/client.ts';
 import { startDatabase } from '../../src/db/start.ts';
 import type { ServiceContext } from '../../src/shared/context.ts';
 import { loadEncryptionKeys } from '../../src/shared/encryption-keys.ts';
+import { createLogger } from '../../src/shared/logger.ts';
+import { createMetrics, type Metrics } from '../../src/shared/metrics.ts';
 import { createApiKey } from '../../src/modules/api-keys/service.ts';
 import { ALL_SCOPES, type Scope } from '../../src/modules/api-keys/scopes.ts';
 import { createCompany } from '../../src/modules/companies/service.ts';
@@ -66,6 +68,10 @@ export interface TestApp {
   clock: TestClock;
   ctx: ServiceContext;
   config: Config;
+  /** The app's metrics registry (pass `metrics.deliveries` to a worker to count its deliveries there). */
+  metrics: Metrics;
+  /** With `captureLogs`: every log line written so far, parsed. */
+  logs(): Array<Record<string, unknown>>;
   /** A new company with a key holding the given scopes (all by default). */
   tenant(scopes?: Scope[]): Promise<Tenant>;
   /** Another key for an existing company. */
@@ -81,6 +87,8 @@ export interface TestAppOptions {
    * copy of the template: to look at what a child process (the CLI) wrote there.
    */
   dataDir?: string;
+  /** Keeps the app's log lines (at LOG_LEVEL, default silent) for logs(). */
+  captureLogs?: boolean;
   /** PostgreSQL: opens this database (another app's, left in place on close) instead of a new copy. */
   databaseUrl?: string;
 }
@@ -110,7 +118,12 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
   });
   const clock = new TestClock();
   const { box: secrets } = loadEncryptionKeys(config);
-  const app = await buildApp({ config, database: testDb.database, clock, secrets });
+  const metrics = createMetrics({ process: 'api' });
+  const logLines: string[] = [];
+  const logger = options.captureLogs
+    ? createLogger(config, 'api', { write: (line: string) => void logLines.push(line) })
+    : undefined;
+  const app = await buildApp({ config, database: testDb.database, clock, secrets, metrics, ...(logger ? { logger } : {}) });
   await options.configure?.(app);
   await app.ready();
   const ctx: ServiceContext = { db: testDb.database.db, clock, secrets };
@@ -125,6 +138,8 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
     clock,
     ctx,
     config,
+    metrics,
+    logs: () => logLines.map((line) => JSON.parse(line) as Record<string, unknown>),
     keyFor,
     async tenant(scopes = ALL_SCOPES) {
       const company = await createCompany(ctx, { name: `Company ${randomUUID().slice(0, 6)}` });
