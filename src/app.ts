@@ -1,7 +1,7 @@
 // buildApp: cross-cutting plugins first, then the modules. No listen() here: the server entry
 // listens, tests use app.inject().
 import { readFileSync } from 'node:fs';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -81,7 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
       : null,
     loggerInstance: deps.logger ?? createLogger(deps.config, 'api'),
     // One access line per request instead (access-log.ts).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: generateRequestId,
     frameworkErrors: frameworkErrorHandler,
     bodyLimit: BODY_LIMIT_BYTES,

@@ -178,7 +178,8 @@ export function loadConfig(env: Env = process.env): Config {
     retention: {
       eventsDays: integer(env, 'RETENTION_EVENTS_DAYS', 30, 1, 3650),
       deliveriesDays: integer(env, 'RETENTION_DELIVERIES_DAYS', 30, 1, 3650),
-      idempotencyHours: integer(env, 'RETENTION_IDEMPOTENCY_HOURS', 24, 1, 24 * 365),
+      // Not below the 24-hour replay window: a retry within it must still find its key.
+      idempotencyHours: integer(env, 'RETENTION_IDEMPOTENCY_HOURS', 24, 24, 24 * 365),
     },
   };
 }

@@ -14,6 +14,7 @@ import type { ServiceContext } from './shared/context.ts';
 import { createLogger } from './shared/logger.ts';
 import { createMetrics } from './shared/metrics.ts';
 import { startMetricsListener } from './http/metrics.ts';
+import { startRetention } from './maintenance/retention.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -41,6 +42,12 @@ async function main(): Promise<void> {
         },
       )
     : undefined;
+  const retention = config.webhookWorkerInServer
+    ? startRetention(ctx, config.retention, {
+        onSwept: (deleted) => app.log.info({ deleted }, 'retention sweep deleted old rows'),
+        onError: (error) => app.log.error({ err: error }, 'retention sweep failed'),
+      })
+    : undefined;
   const metricsServer =
     config.metricsPort === undefined
       ? undefined
@@ -48,6 +55,7 @@ async function main(): Promise<void> {
   app.addHook('onClose', async () => {
     metricsServer?.close();
     await expiry?.stop();
+    await retention?.stop();
     await webhookWorker?.stop();
     await database.close();
   });

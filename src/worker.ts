@@ -13,6 +13,7 @@ import { resealSigningSecrets, webhookBacklog } from './modules/webhooks/service
 import { createLogger } from './shared/logger.ts';
 import { createMetrics } from './shared/metrics.ts';
 import { startMetricsListener } from './http/metrics.ts';
+import { startRetention } from './maintenance/retention.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -38,6 +39,11 @@ async function main(): Promise<void> {
     },
   );
 
+  const retention = startRetention(ctx, config.retention, {
+    onSwept: (deleted) => log.info({ deleted }, 'retention sweep deleted old rows'),
+    onError: (error) => log.error({ err: error }, 'retention sweep failed'),
+  });
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -47,6 +53,7 @@ async function main(): Promise<void> {
     const forced = setTimeout(() => process.exit(1), 20_000).unref();
     try {
       await expiry.stop();
+      await retention.stop();
       await worker.stop();
       metricsServer?.close();
       await database.close();

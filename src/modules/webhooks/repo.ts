@@ -377,3 +377,25 @@ export async function countBacklog(db: Db): Promise<{ events: number; oldestEven
   const date = (value: string | Date | null) => (value === null ? null : new Date(value));
   return { events: row!.events, oldestEvent: date(row!.oldest_event), pending: row!.pending, oldestPending: date(row!.oldest_pending) };
 }
+
+// ---- retention -------------------------------------------------------------------------------------
+
+/**
+ * Deletes up to `limit` finished deliveries (DELIVERED or FAILED) last changed before `before`;
+ * their attempts go with them (ON DELETE CASCADE). Pending deliveries are never pruned.
+ */
+export async function deleteFinishedDeliveriesBefore(db: Db, before: Date, limit: number): Promise<number> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`
+      DELETE FROM webhook_deliveries WHERE id IN (
+        SELECT id FROM webhook_deliveries
+        WHERE status <> 'PENDING' AND updated_at < ${before.toISOString()}::timestamptz
+        ORDER BY updated_at
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id`,
+  );
+  return rows.length;
+}

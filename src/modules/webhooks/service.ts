@@ -23,6 +23,7 @@ import {
   replaceStoredSecrets,
   updateSubscription,
   countBacklog,
+  deleteFinishedDeliveriesBefore,
   type AttemptRow,
   type DeliveryRow,
   type SubscriptionRow,
@@ -369,4 +370,9 @@ export async function webhookBacklog(ctx: ServiceContext): Promise<Backlog> {
     pendingDeliveries: backlog.pending,
     pendingOldestSeconds: age(backlog.oldestPending),
   };
+}
+
+/** Retention: deletes up to `limit` finished deliveries (with their attempts) older than `before`. */
+export async function pruneFinishedDeliveries(ctx: ServiceContext, before: Date, limit: number): Promise<number> {
+  return deleteFinishedDeliveriesBefore(ctx.db, before, limit);
 }
