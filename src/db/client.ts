@@ -34,7 +34,7 @@ export interface Database {
   /** PostgreSQL only: the connection pool's use and waits, for /metrics. */
   poolStats?(): PoolStats;
   /** Embedded only: the whole data directory as a tarball (tests start each file from one). */
-  dumpDataDir?(): Promise<Blob>;
+  dumpDataDir?(compression?: 'none' | 'gzip'): Promise<Blob>;
 }
 
 export interface OpenOptions {
@@ -76,8 +76,8 @@ async function openEmbedded(dataDir: string | undefined, loadDataDir: Blob | und
     async ping() {
       await client.query('select 1');
     },
-    async dumpDataDir() {
-      return client.dumpDataDir('none');
+    async dumpDataDir(compression = 'none') {
+      return client.dumpDataDir(compression);
     },
     async close() {
       try {
