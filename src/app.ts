@@ -1,11 +1,14 @@
 // buildApp: cross-cutting plugins first, then the modules. No listen() here: the server entry
 // listens, tests use app.inject(). Every dependency comes built from src/deps.ts (buildDeps).
 import { readFileSync } from 'node:fs';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './deps.ts';
 import type { AppInstance } from './http/app-instance.ts';
 import type { ServiceContext } from './shared/context.ts';
+import { registerAccessLog } from './http/access-log.ts';
+import { registerMetricsRoute } from './http/metrics.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerAuth } from './http/auth.ts';
 import { ErrorEnvelope } from './http/error-envelope.ts';
 import { clientErrorHandler, expectationFailed, frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
@@ -25,6 +28,7 @@ import { applicationRoutes, applicationSchemas } from './modules/applications/ro
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas.ts';
+import { webhookBacklog } from './modules/webhooks/service.ts';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -61,6 +65,8 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
     clientErrorHandler,
     // Typed as Fastify's base logger so the app keeps the one AppInstance type (a pino Logger is one).
     loggerInstance: deps.log as FastifyBaseLogger,
+    // One access line per request instead (access-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: generateRequestId,
     frameworkErrors: frameworkErrorHandler,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -82,10 +88,14 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   const ctx: ServiceContext = { ...deps.ctx, db: withIdempotencyFence(deps.database.db, deps.clock) };
   app.decorate('deps', deps);
   app.decorate('ctx', ctx);
+  const { metrics } = deps;
+  metrics.setSources({ pool: deps.database.poolStats, backlog: () => webhookBacklog(ctx) });
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.setValidatorCompiler(buildValidatorCompiler(SHARED_SCHEMAS));
   registerRequestId(app);
+  registerAccessLog(app, metrics);
+  await registerSecurityHeaders(app, { https: deps.config.mode === 'production' || Boolean(deps.config.tls) });
   registerJsonBody(app);
   registerErrorHandling(app);
   if (deps.config.mode === 'production') registerHttpsOnly(app);
@@ -97,6 +107,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   registerIdempotency(app, ctx, { leaseMs: config.idempotencyLeaseSeconds * 1000 });
   await registerOpenApi(app, deps.config, { webhooks: webhookEventsOpenApi() });
   registerHealth(app, deps.database);
+  if (deps.config.metricsPort === undefined) registerMetricsRoute(app, metrics, deps.config.metricsToken);
 
   await app.register(referenceDataRoutes);
   await app.register(jobListingRoutes);

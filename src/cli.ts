@@ -184,6 +184,51 @@ const commands: Record<string, Command> = {
     },
   },
 
+  backup: {
+    usage: '--out FILE',
+    summary:
+      'Embedded database only, while the server is stopped: write a backup of DATA_DIR (a gzipped tarball, including the key file) to FILE.',
+    options: { out: { type: 'string' } },
+    async run(values, config) {
+      const out = required(values, 'out');
+      if (config.databaseUrl) throw new UsageError('backup is for the embedded database; for PostgreSQL use pg_dump');
+      const { backupEmbedded } = await import('./db/transfer.ts');
+      return { file: out, ...(await backupEmbedded(config.dataDir, out)) };
+    },
+  },
+
+  restore: {
+    usage: '--in FILE',
+    summary: 'Embedded database only: restore a backup into DATA_DIR, which must be empty or absent, then apply pending migrations.',
+    options: { in: { type: 'string' } },
+    async run(values, config) {
+      const file = required(values, 'in');
+      if (config.databaseUrl) throw new UsageError('restore is for the embedded database; unset DATABASE_URL');
+      const { restoreEmbedded } = await import('./db/transfer.ts');
+      return { dataDir: config.dataDir, ...(await restoreEmbedded(file, config.dataDir)) };
+    },
+  },
+
+  'export-to-postgres': {
+    usage: '--database-url URL',
+    summary:
+      'Copy everything from the embedded database in DATA_DIR (server stopped) into an empty PostgreSQL database, in one transaction. Prints rows per table.',
+    options: { 'database-url': { type: 'string' } },
+    async run(values, config) {
+      const url = required(values, 'database-url');
+      if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError('--database-url must be a postgres:// URL');
+      const { exportToPostgres } = await import('./db/transfer.ts');
+      const tables = await exportToPostgres(config.dataDir, url);
+      return {
+        tables,
+        // Webhook secrets stay sealed: the servers on PostgreSQL need the same key.
+        encryptionKey: config.encryptionKey
+          ? 'unchanged: keep ENCRYPTION_KEY as it is for the PostgreSQL servers'
+          : `set ENCRYPTION_KEY on the PostgreSQL servers to the contents of ${config.dataDir}/encryption.key`,
+      };
+    },
+  },
+
   'encryption-key generate': {
     usage: '',
     summary: 'Print a new random key for ENCRYPTION_KEY (32 bytes, base64). Changes nothing.',
@@ -303,7 +348,7 @@ function report(error: unknown, name: string, io: CliIo): number {
   } else if (
     error instanceof ConfigError ||
     error instanceof DataDirLockedError ||
-    (error instanceof Error && error.name === 'DatabaseConnectError') // not imported: see above
+    (error instanceof Error && ['DatabaseConnectError', 'TransferError', 'EncryptionKeyError'].includes(error.name)) // not imported: see above
   ) {
     io.stderr(`Error: ${error.message}\n`);
   } else {

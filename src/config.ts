@@ -68,6 +68,14 @@ export interface Config {
    * the key being rotated away from). Unset: a key kept in DATA_DIR (development mode only).
    */
   encryptionKey: { current: Buffer; previous: Buffer[] } | undefined;
+  /** Scrapers of /metrics must send `Authorization: Bearer <token>` when set. */
+  metricsToken: string | undefined;
+  /** Serve /metrics on this port (its own listener) instead of the API port. */
+  metricsPort: number | undefined;
+  /** The worker's /metrics listener (`npm run worker`); unset: none. */
+  workerMetricsPort: number | undefined;
+  /** Ages after which the worker deletes rows: events, webhook deliveries (with attempts), idempotency keys. */
+  retention: { eventsDays: number; deliveriesDays: number; idempotencyHours: number };
 }
 
 export class ConfigError extends Error {}
@@ -178,6 +186,11 @@ function encryptionKeys(env: Env, mode: Mode): Config['encryptionKey'] {
   return { current: parse('ENCRYPTION_KEY', current), previous: previous.map((value) => parse('ENCRYPTION_KEY_PREVIOUS', value)) };
 }
 
+function optionalPort(env: Env, name: string): number | undefined {
+  if (env[name] === undefined || env[name] === '') return undefined;
+  return integer(env, name, 0, 0, 65535);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf(env, 'MODE', ['development', 'production'] as const, 'development');
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -223,5 +236,14 @@ export function loadConfig(env: Env = process.env): Config {
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
     maxRequestsPerSocket: integer(env, 'MAX_REQUESTS_PER_SOCKET', 1000, 1, 1_000_000),
     encryptionKey: encryptionKeys(env, mode),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort: optionalPort(env, 'METRICS_PORT'),
+    workerMetricsPort: optionalPort(env, 'WORKER_METRICS_PORT'),
+    retention: {
+      eventsDays: integer(env, 'RETENTION_EVENTS_DAYS', 30, 1, 3650),
+      deliveriesDays: integer(env, 'RETENTION_DELIVERIES_DAYS', 30, 1, 3650),
+      // Not below the 24-hour replay window: a retry within it must still find its key.
+      idempotencyHours: integer(env, 'RETENTION_IDEMPOTENCY_HOURS', 24, 24, 24 * 365),
+    },
   };
 }

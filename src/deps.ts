@@ -2,8 +2,9 @@
 // translator, webhook transport, rate-limit store) is built here, once per process, and handed to
 // the app, the worker loops and the CLI commands. Nothing else constructs them; services receive
 // what they need through the ServiceContext (`deps.ctx`).
-import { safeErrorForLogger } from './shared/log-safety.ts';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from './shared/logger.ts';
+import { createMetrics, type Metrics } from './shared/metrics.ts';
 import { createLibreTranslateTranslator } from './adapters/translation/libretranslate.ts';
 import type { Translator } from './adapters/translation/translator.ts';
 import type { Config } from './config.ts';
@@ -22,7 +23,10 @@ export interface Deps {
   clock: Clock;
   /** Seals and opens secrets kept at rest (ENCRYPTION_KEY, or the key file in DATA_DIR). */
   secrets: SecretBox;
+  /** pino: JSON lines, pretty on a terminal; secrets redacted and e-mails masked (shared/logger.ts). */
   log: Logger;
+  /** The process's Prometheus registry (shared/metrics.ts). */
+  metrics: Metrics;
   /** Machine translation (TRANSLATOR_URL); undefined: none configured. */
   translator: Translator | undefined;
   webhookTransport: WebhookTransport;
@@ -34,7 +38,7 @@ export interface Deps {
 }
 
 /** Replacements for tests: a test database, a clock they can move, a fake translator. */
-export type DepsOverrides = Partial<Pick<Deps, 'database' | 'clock' | 'secrets' | 'log' | 'translator' | 'webhookTransport' | 'rateLimitStore'>>;
+export type DepsOverrides = Partial<Pick<Deps, 'database' | 'clock' | 'secrets' | 'log' | 'metrics' | 'translator' | 'webhookTransport' | 'rateLimitStore'>>;
 
 /** The translator the configuration switches on, or undefined when none is configured. */
 export function translatorFromConfig(config: Pick<Config, 'translatorUrl' | 'translatorApiKey'>): Translator | undefined {
@@ -42,28 +46,14 @@ export function translatorFromConfig(config: Pick<Config, 'translatorUrl' | 'tra
   return createLibreTranslateTranslator({ url: config.translatorUrl, apiKey: config.translatorApiKey });
 }
 
-/**
- * The logger of every process: pino JSON lines, secrets in request headers redacted, errors logged
- * without the values they carry (SQL parameters, key values: see shared/log-safety.ts). `stream`
- * replaces stdout (tests send every app's lines to a per-run file that the suite scans).
- */
-export function buildLogger(config: Pick<Config, 'logLevel'>, stream?: { write(line: string): void }): Logger {
-  return pino(
-    {
-      level: config.logLevel,
-      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-      serializers: { err: safeErrorForLogger, error: safeErrorForLogger },
-    },
-    stream ?? process.stdout,
-  );
-}
 
 export async function buildDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
   // Keys first: a missing or malformed key stops the start before the database is touched.
   const secrets = overrides.secrets ?? loadEncryptionKeys(config).box;
   const database = overrides.database ?? (await startDatabase(config));
   const clock = overrides.clock ?? systemClock;
-  const log = overrides.log ?? buildLogger(config);
+  const log = overrides.log ?? createLogger(config, 'api');
+  const metrics = overrides.metrics ?? createMetrics({ process: 'api' });
   const translator = 'translator' in overrides ? overrides.translator : translatorFromConfig(config);
   const webhookTransport = overrides.webhookTransport ?? createWebhookTransport({ allowLocal: config.webhookAllowLocal });
   const rateLimitStore =
@@ -77,6 +67,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     clock,
     secrets,
     log,
+    metrics,
     translator,
     webhookTransport,
     rateLimitStore,

@@ -1,10 +1,11 @@
 // Everything the worker runs besides HTTP (docs/decisions.md, "Scheduled work"): webhook delivery
-// and the sweeps (expired listings closed, idempotency keys past their window deleted). Started by
+// and the sweeps (expired listings closed; old events, deliveries and idempotency keys deleted by
+// the retention sweep). Started by
 // src/worker.ts, and by src/server.ts when it is its own worker (the embedded database).
 import type { Deps } from './deps.ts';
 import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
 import { startWebhookWorker, type WorkerLog } from './modules/webhooks/delivery-worker.ts';
-import { startIdempotencyKeyExpiry } from './infra/idempotency/expiry.ts';
+import { startRetention } from './maintenance/retention.ts';
 
 export interface ScheduledWork {
   /** Stops the sweeps and delivery, letting the work in flight finish. */
@@ -20,18 +21,19 @@ export function startScheduledWork(deps: Deps, log: WorkerLog = deps.log): Sched
     secrets: ctx.secrets,
     log,
     transport: deps.webhookTransport,
+    metrics: deps.metrics.deliveries,
   });
   const listingExpiry = startJobListingExpiry(ctx, {
     onClosed: (count) => log.info({ count }, 'closed expired job listings'),
     onError: (err) => log.error({ err }, 'expiry sweep failed'),
   });
-  const keyExpiry = startIdempotencyKeyExpiry(ctx, {
-    onDeleted: (count) => log.info({ count }, 'deleted expired idempotency keys'),
-    onError: (err) => log.error({ err }, 'idempotency key sweep failed'),
+  const retention = startRetention(ctx, config.retention, {
+    onSwept: (deleted) => log.info({ deleted }, 'retention sweep deleted old rows'),
+    onError: (err) => log.error({ err }, 'retention sweep failed'),
   });
   return {
     async stop() {
-      await keyExpiry.stop();
+      await retention.stop();
       await listingExpiry.stop();
       await delivery.stop();
     },

@@ -7,6 +7,7 @@ import { buildDeps } from './deps.ts';
 import { seedDemoIfEmpty } from './tooling/demo/seed-demo.ts';
 import { resealSigningSecrets } from './modules/webhooks/service.ts';
 import { startScheduledWork } from './scheduled-work.ts';
+import { startMetricsListener } from './http/metrics.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -15,11 +16,16 @@ async function main(): Promise<void> {
   // Signing secrets stored in clear (before encryption at rest existed) are sealed now.
   await resealSigningSecrets(ctx, { onlyClear: true });
   const app = await buildApp(deps);
+  const metricsServer =
+    config.metricsPort === undefined
+      ? undefined
+      : await startMetricsListener(deps.metrics, { port: config.metricsPort, host: config.host, token: config.metricsToken });
   // One command gives a complete service: with the embedded database (single-process) the server
   // delivers webhooks and runs the sweeps itself; on PostgreSQL run `npm run worker` processes
   // instead, or as well.
   const scheduled = config.webhookWorkerInServer ? startScheduledWork(deps) : undefined;
   app.addHook('onClose', async () => {
+    metricsServer?.close();
     await scheduled?.stop();
     await deps.close();
   });
@@ -56,6 +62,13 @@ async function main(): Promise<void> {
     throw error;
   }
   app.log.info(`API reference at ${config.baseUrl}/docs`);
+  if (!config.webhookWorkerInServer) {
+    // Said plainly: without a worker, events pile up in the outbox and no webhook is sent.
+    app.log.warn(
+      'Webhook deliveries and scheduled work do not run in this server (WEBHOOK_WORKER_IN_SERVER=false): ' +
+        'run `npm run worker` (one or more) beside the servers, or webhooks are never sent.',
+    );
+  }
 
   // After listen, so the key is printed only when the server really serves: a start that fails
   // (say, on a busy port) must not use up the one-time key.

@@ -4,17 +4,28 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
 import { buildDeps } from './deps.ts';
-import { resealSigningSecrets } from './modules/webhooks/service.ts';
+import { startMetricsListener } from './http/metrics.ts';
+import { resealSigningSecrets, webhookBacklog } from './modules/webhooks/service.ts';
 import { startScheduledWork } from './scheduled-work.ts';
+import { createLogger } from './shared/logger.ts';
+import { createMetrics } from './shared/metrics.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const deps = await buildDeps(config);
-  // JSON lines from pino, as the server writes them, named so the two read apart.
-  const log = deps.log.child({ name: 'webhook-worker' });
-  const { ctx } = deps;
+  // The same pino setup as the server's, named so the two read apart.
+  const deps = await buildDeps(config, {
+    log: createLogger(config, 'webhook-worker'),
+    metrics: createMetrics({ process: 'worker' }),
+  });
+  const { ctx, log, metrics } = deps;
   await resealSigningSecrets(ctx, { onlyClear: true });
-  // Delivery and the sweeps; safe to run in several processes at once.
+  metrics.setSources({ pool: deps.database.poolStats, backlog: () => webhookBacklog(ctx) });
+  const metricsServer =
+    config.workerMetricsPort === undefined
+      ? undefined
+      : await startMetricsListener(metrics, { port: config.workerMetricsPort, host: config.host, token: config.metricsToken });
+  if (metricsServer) log.info({ port: config.workerMetricsPort }, 'worker metrics at /metrics');
+  // Delivery and the sweeps (retention included); safe to run in several processes at once.
   const work = startScheduledWork(deps, log);
 
   let stopping = false;
@@ -26,6 +37,7 @@ async function main(): Promise<void> {
     const forced = setTimeout(() => process.exit(1), 20_000).unref();
     try {
       await work.stop();
+      metricsServer?.close();
       await deps.close();
     } finally {
       clearTimeout(forced);

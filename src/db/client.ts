@@ -6,6 +6,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
+import type { PoolStats } from '../shared/metrics.ts';
 import { lockDataDir } from './embedded-lock.ts';
 
 /** A Drizzle database or transaction: repos accept either. */
@@ -51,8 +52,10 @@ export interface Database {
   /** Answers when the database answers; used by /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL only: the connection pool's use and waits, for /metrics. */
+  poolStats?(): PoolStats;
   /** Embedded only: the whole data directory as a tarball (tests start each file from one). */
-  dumpDataDir?(): Promise<Blob>;
+  dumpDataDir?(compression?: 'none' | 'gzip'): Promise<Blob>;
 }
 
 export interface OpenOptions {
@@ -127,8 +130,8 @@ async function openEmbedded(dataDir: string | undefined, loadDataDir: Blob | und
     async ping() {
       await client.query('select 1');
     },
-    async dumpDataDir() {
-      return client.dumpDataDir('none');
+    async dumpDataDir(compression = 'none') {
+      return client.dumpDataDir(compression);
     },
     async close() {
       try {
@@ -153,6 +156,7 @@ async function openPostgres(databaseUrl: string, poolSize: number, timeouts: Dat
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  const waits = measureWaits(pool);
   // Fail fast on a wrong URL rather than at the first request.
   try {
     (await pool.connect()).release();
@@ -185,9 +189,44 @@ async function openPostgres(databaseUrl: string, poolSize: number, timeouts: Dat
     async ping() {
       await pool.query('select 1');
     },
+    poolStats: () => ({
+      max: poolSize,
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      acquired: waits.acquired,
+      waitSeconds: waits.seconds,
+    }),
     async close() {
       // Closing twice is harmless, as for the embedded database (pg's end() throws the second time).
       if (!pool.ended) await pool.end();
     },
   };
+}
+
+/**
+ * Counts the time callers wait for a pooled connection: pool.query (what Drizzle uses) and
+ * transactions both go through pool.connect, so wrapping it on this instance sees every checkout.
+ */
+function measureWaits(pool: pg.Pool): { acquired: number; seconds: number } {
+  const totals = { acquired: 0, seconds: 0 };
+  const connect = pool.connect.bind(pool) as (callback?: (...args: unknown[]) => void) => Promise<pg.PoolClient> | undefined;
+  const record = (started: number) => {
+    totals.acquired++;
+    totals.seconds += (performance.now() - started) / 1000;
+  };
+  (pool as unknown as { connect: typeof connect }).connect = (callback) => {
+    const started = performance.now();
+    if (callback) {
+      return connect((...args: unknown[]) => {
+        if (!args[0]) record(started);
+        callback(...args);
+      });
+    }
+    return connect()!.then((client) => {
+      record(started);
+      return client;
+    });
+  };
+  return totals;
 }

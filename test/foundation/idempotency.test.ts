@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/client.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 import { DAY_MS } from '../helpers/clock.ts';
-import { deleteExpiredIdempotencyKeys } from '../../src/infra/idempotency/expiry.ts';
+import { sweepRetention } from '../../src/maintenance/retention.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -114,6 +114,6 @@ it('the scheduled sweep deletes keys past their 24-hour window and keeps the oth
   t.clock.advance(DAY_MS - 60_000);
   expect((await post('new-key')).statusCode).toBe(201);
   t.clock.advance(2 * 60_000); // old-key is now just past 24 hours, new-key two minutes old
-  expect(await deleteExpiredIdempotencyKeys(t.ctx)).toBeGreaterThanOrEqual(1);
+  expect((await sweepRetention(t.ctx, t.config.retention)).idempotencyKeys).toBeGreaterThanOrEqual(1);
   expect(await keys()).toEqual(['new-key']);
 });

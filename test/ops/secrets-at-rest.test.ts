@@ -21,7 +21,7 @@ import { buildTestApp, TEST_ENCRYPTION_KEY, type Tenant, type TestApp } from '..
 import { startReceiver, type ReceivedRequest, type Receiver } from '../webhooks/receiver.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
-const silentLog = { info() {}, warn() {}, error() {} };
+const silentLog = { debug() {}, info() {}, warn() {}, error() {} };
 
 let transport: WebhookTransport;
 let receiver: Receiver;

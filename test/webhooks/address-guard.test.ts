@@ -11,7 +11,7 @@ import { createWebhookTransport, type Resolver, type WebhookTransport } from '..
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
-const silentLog = { info() {}, warn() {}, error() {} };
+const silentLog = { debug() {}, info() {}, warn() {}, error() {} };
 
 let t: TestApp;
 let strict: WebhookTransport;

@@ -19,7 +19,7 @@ import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts'
 import { eventually, startReceiver, type ReceivedRequest, type Receiver } from './receiver.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
-const silentLog = { info() {}, warn() {}, error() {} };
+const silentLog = { debug() {}, info() {}, warn() {}, error() {} };
 
 let t: TestApp;
 let transport: WebhookTransport;

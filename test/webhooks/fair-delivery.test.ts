@@ -17,7 +17,7 @@ import { createWebhookTransport } from '../../src/modules/webhooks/transport.ts'
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { eventually, startReceiver, type Receiver } from './receiver.ts';
 
-const silentLog = { info() {}, warn() {}, error() {} };
+const silentLog = { debug() {}, info() {}, warn() {}, error() {} };
 
 let t: TestApp;
 let receiver: Receiver;

@@ -11,7 +11,7 @@ import { createWebhookTransport, type WebhookTransport } from '../../src/modules
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
-const silentLog = { info() {}, warn() {}, error() {} };
+const silentLog = { debug() {}, info() {}, warn() {}, error() {} };
 
 let t: TestApp;
 let transport: WebhookTransport;
@@ -111,7 +111,7 @@ describe('fan-out', () => {
       const healthy = await emit(tenant.companyId, 'candidate.created', { poison: false });
 
       const errors: object[] = [];
-      const log = { info() {}, warn() {}, error: (fields: object) => errors.push(fields) };
+      const log = { debug() {}, info() {}, warn() {}, error: (fields: object) => errors.push(fields) };
       await runWebhookWorkerOnce(deps({ log }));
       expect(await deliveryCount([healthy.id])).toBe(1);
       expect(await deliveryCount([poisoned.id])).toBe(0);

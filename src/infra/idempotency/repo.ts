@@ -89,11 +89,3 @@ export async function deleteIdempotencyKeyIfOlder(db: Db, companyId: string, key
   await db.delete(idempotencyKeys).where(and(byKey(companyId, key), lt(idempotencyKeys.createdAt, before)));
 }
 
-/** Deletes every key created before the cut-off; answers how many. */
-export async function deleteIdempotencyKeysBefore(db: Db, before: Date): Promise<number> {
-  const deleted = await db
-    .delete(idempotencyKeys)
-    .where(lt(idempotencyKeys.createdAt, before))
-    .returning({ key: idempotencyKeys.idempotencyKey });
-  return deleted.length;
-}

@@ -8,6 +8,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
+import { noDeliveryMetrics, type DeliveryMetrics } from '../../shared/metrics.ts';
 import {
   claimDueDeliveries,
   disableSubscription,
@@ -26,6 +27,7 @@ import { attemptError, type WebhookTransport } from './transport.ts';
 
 /** The subset of a pino logger the worker uses (Fastify's app.log fits). */
 export interface WorkerLog {
+  debug(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
@@ -49,6 +51,8 @@ export interface WorkerDeps {
   perSubscriptionConcurrency?: number;
   /** Jitter source for the retry schedule. */
   random?: () => number;
+  /** Attempts by outcome, and the time from event to receipt. */
+  metrics?: DeliveryMetrics;
 }
 
 const FAN_OUT_BATCH = 100;
@@ -179,9 +183,32 @@ export async function attemptDelivery(deps: WorkerDeps, claimed: ClaimedDelivery
     durationMs: result.durationMs,
     outcome: outcome.status,
   };
-  if (!applied) deps.log.warn(fields, 'webhook attempt finished after its lease was lost');
-  else if (outcome.status === 'DELIVERED') deps.log.info(fields, 'webhook delivered');
-  else deps.log.warn(fields, 'webhook attempt failed');
+  const metrics = deps.metrics ?? noDeliveryMetrics;
+  const attempt = delivery.attemptCount + 1;
+  // Routine successes at debug (one line per delivery would drown everything else at info);
+  // failures at warn, naming the subscription, since someone may need to act on them.
+  if (!applied) {
+    metrics.attempt('lease_lost', attempt);
+    deps.log.warn(fields, 'webhook attempt finished after its lease was lost');
+  } else if (outcome.status === 'DELIVERED') {
+    metrics.attempt('delivered', attempt);
+    const occurredAt = eventTime(delivery.payload);
+    if (occurredAt !== null) metrics.delivered((now.getTime() - occurredAt) / 1000);
+    deps.log.debug(fields, 'webhook delivered');
+  } else {
+    metrics.attempt(outcome.status === 'FAILED' ? 'failed' : 'retrying', attempt);
+    deps.log.warn(fields, 'webhook attempt failed');
+  }
+}
+
+/** The event's time, from the signed body's `timestamp` (see webhookBody). */
+function eventTime(payload: string): number | null {
+  try {
+    const at = Date.parse((JSON.parse(payload) as { timestamp?: string }).timestamp ?? '');
+    return Number.isNaN(at) ? null : at;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -272,6 +299,7 @@ export function startWebhookWorker(input: {
   clock: Clock;
   secrets: SecretBox;
   log: WorkerLog;
+  metrics?: DeliveryMetrics;
   /** Built once by the process (src/deps.ts), which also closes it. */
   transport: WebhookTransport;
 }): WebhookWorker {
@@ -281,6 +309,7 @@ export function startWebhookWorker(input: {
       clock: input.clock,
       secrets: input.secrets,
       transport: input.transport,
+      metrics: input.metrics,
       log: input.log,
       leaseMs: input.config.webhookLeaseSeconds * 1000,
       concurrency: input.config.webhookConcurrency,

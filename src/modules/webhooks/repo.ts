@@ -392,3 +392,42 @@ export async function disableSubscription(
     .set({ active: false, disabledReason: reason, updatedAt: now })
     .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.active, true)));
 }
+
+// ---- backlog (metrics) ---------------------------------------------------------------------------
+
+/** Undispatched events and pending deliveries: how many, and the oldest's time (null when none). */
+export async function countBacklog(db: Db): Promise<{ events: number; oldestEvent: Date | null; pending: number; oldestPending: Date | null }> {
+  const [row] = await queryRows<{ events: number; oldest_event: string | Date | null; pending: number; oldest_pending: string | Date | null }>(
+    db,
+    sql`
+      SELECT
+        (SELECT count(*)::int FROM events WHERE dispatched_at IS NULL) AS events,
+        (SELECT min(occurred_at) FROM events WHERE dispatched_at IS NULL) AS oldest_event,
+        (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'PENDING') AS pending,
+        (SELECT min(created_at) FROM webhook_deliveries WHERE status = 'PENDING') AS oldest_pending`,
+  );
+  const date = (value: string | Date | null) => (value === null ? null : new Date(value));
+  return { events: row!.events, oldestEvent: date(row!.oldest_event), pending: row!.pending, oldestPending: date(row!.oldest_pending) };
+}
+
+// ---- retention -------------------------------------------------------------------------------------
+
+/**
+ * Deletes up to `limit` finished deliveries (DELIVERED or FAILED) last changed before `before`;
+ * their attempts go with them (ON DELETE CASCADE). Pending deliveries are never pruned.
+ */
+export async function deleteFinishedDeliveriesBefore(db: Db, before: Date, limit: number): Promise<number> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`
+      DELETE FROM webhook_deliveries WHERE id IN (
+        SELECT id FROM webhook_deliveries
+        WHERE status <> 'PENDING' AND updated_at < ${before.toISOString()}::timestamptz
+        ORDER BY updated_at
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id`,
+  );
+  return rows.length;
+}

@@ -5,6 +5,7 @@ import { limitOffset, toPage, type Page, type PageRequest } from '../../shared/p
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
+import type { Backlog } from '../../shared/metrics.ts';
 import { isWebhookEventType } from './events.ts';
 import {
   deleteSubscription,
@@ -21,6 +22,8 @@ import {
   listStoredSecrets,
   replaceStoredSecrets,
   updateSubscription,
+  countBacklog,
+  deleteFinishedDeliveriesBefore,
   type AttemptRow,
   type DeliveryRow,
   type SubscriptionRow,
@@ -365,4 +368,22 @@ export async function redeliver(
   const row = await requeueDelivery(ctx.db, deliveryId, ctx.clock.now());
   if (!row) throw new NotFoundError('Webhook delivery');
   return toDeliveryView(row, await listAttempts(ctx.db, [row.id]));
+}
+
+/** The delivery backlog for /metrics: events not yet fanned out and deliveries not yet done, with the age of the oldest. */
+export async function webhookBacklog(ctx: ServiceContext): Promise<Backlog> {
+  const backlog = await countBacklog(ctx.db);
+  const now = ctx.clock.now().getTime();
+  const age = (at: Date | null) => (at === null ? 0 : Math.max(0, (now - at.getTime()) / 1000));
+  return {
+    outboxEvents: backlog.events,
+    outboxOldestSeconds: age(backlog.oldestEvent),
+    pendingDeliveries: backlog.pending,
+    pendingOldestSeconds: age(backlog.oldestPending),
+  };
+}
+
+/** Retention: deletes up to `limit` finished deliveries (with their attempts) older than `before`. */
+export async function pruneFinishedDeliveries(ctx: ServiceContext, before: Date, limit: number): Promise<number> {
+  return deleteFinishedDeliveriesBefore(ctx.db, before, limit);
 }
