@@ -4,14 +4,13 @@
 // candidate's address never reaches the logs.
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { Config } from '../config.ts';
-import { safeErrorForLogger, safeErrorSerializer } from './log-safety.ts';
+import { EMAIL_PATTERN, safeErrorForLogger, safeErrorSerializer } from './log-safety.ts';
 
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 const EMAIL_MASK = '[email]';
 
 /** Masks e-mail-like strings inside any JSON-like value (bounded depth: logs are small objects). */
 export function maskEmails(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.replace(EMAIL, EMAIL_MASK);
+  if (typeof value === 'string') return value.replace(EMAIL_PATTERN, EMAIL_MASK);
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   // Errors first lose the values they carry (SQL parameters, key values: see log-safety.ts).
   if (value instanceof Error) return safeErrorSerializer(value);
@@ -43,7 +42,7 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>, name: string, pr
       logMethod(args, method) {
         method.apply(
           this,
-          args.map((arg) => (typeof arg === 'string' ? arg.replace(EMAIL, EMAIL_MASK) : arg)) as Parameters<typeof method>,
+          args.map((arg) => (typeof arg === 'string' ? arg.replace(EMAIL_PATTERN, EMAIL_MASK) : arg)) as Parameters<typeof method>,
         );
       },
     },
