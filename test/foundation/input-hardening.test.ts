@@ -229,6 +229,33 @@ describe('laxness', () => {
     expectErrorEnvelope(broken, 400, 'BAD_REQUEST', '/public/v1/job-listings');
   });
 
+  // A body nobody reads (its content type is refused) must not leave a decoding error without a
+  // listener: that was an uncaught exception, which stops a server process (and fails this run).
+  it('refuses bad gzip under a refused content type with 415, without an uncaught error', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/public/v1/job-listings',
+      headers: { ...tenant.headers, 'content-type': 'text/plain', 'content-encoding': 'gzip' },
+      payload: 'not gzip at all',
+    });
+    expectErrorEnvelope(res, 415, 'UNSUPPORTED_MEDIA_TYPE', '/public/v1/job-listings');
+    const uncaught: unknown[] = [];
+    const record = (error: unknown) => void uncaught.push(error);
+    process.on('uncaughtException', record);
+    try {
+      await t.app.inject({
+        method: 'POST',
+        url: '/public/v1/job-listings',
+        headers: { ...tenant.headers, 'content-type': 'text/plain', 'content-encoding': 'gzip' },
+        payload: 'still not gzip',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      process.off('uncaughtException', record);
+    }
+    expect(uncaught).toEqual([]);
+  });
+
   it('refuses other content encodings with 415', async () => {
     const res = await t.app.inject({
       method: 'POST',
