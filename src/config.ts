@@ -32,6 +32,12 @@ export interface Config {
   /** LibreTranslate-compatible machine translation (AI translations of job listings); unset: none. */
   translatorUrl: string | undefined;
   translatorApiKey: string | undefined;
+  /** Private signing keys (a JWKS file) for the authorization server; unset: generated and kept in the database. */
+  oidcJwksFile: string | undefined;
+  /** Cookie signing keys of the sign-in pages (newest first); unset: generated and kept in the database. */
+  cookieKeys: string[] | undefined;
+  /** The development sign-in by e-mail alone (no password): on by default with the embedded database in development mode only. */
+  devSignIn: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -97,6 +103,16 @@ function translatorSettings(env: Env): Pick<Config, 'translatorUrl' | 'translato
   return { translatorUrl, translatorApiKey };
 }
 
+function cookieKeys(env: Env): string[] | undefined {
+  const raw = env.COOKIE_KEYS;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const keys = raw.split(',').map((key) => key.trim());
+  if (keys.some((key) => key.length < 32)) {
+    throw new ConfigError('COOKIE_KEYS must be a comma-separated list of secrets of at least 32 characters each (newest first)');
+  }
+  return keys;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf(env, 'MODE', ['development', 'production'] as const, 'development');
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -107,6 +123,10 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('WEBHOOK_ALLOW_LOCAL cannot be true in production mode');
   }
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const devSignIn = boolean(env, 'DEV_SIGN_IN', databaseUrl === undefined && mode === 'development');
+  if (mode === 'production' && devSignIn) {
+    throw new ConfigError('DEV_SIGN_IN cannot be true in production mode (anyone could sign in as anyone)');
+  }
   return {
     port,
     host,
@@ -127,5 +147,8 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined && mode === 'development'),
     tls: tlsFiles(env),
     ...translatorSettings(env),
+    oidcJwksFile: env.OIDC_JWKS_FILE || undefined,
+    cookieKeys: cookieKeys(env),
+    devSignIn,
   };
 }
