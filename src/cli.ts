@@ -119,6 +119,54 @@ const commands: Record<string, Command> = {
     },
   },
 
+  'api-key rename': {
+    usage: '--id ID --label LABEL',
+    summary: "Change an API key's label (its scopes never change). Prints the key.",
+    options: { id: { type: 'string' }, label: { type: 'string' } },
+    async run(values, config) {
+      const id = requiredId(values, 'id');
+      const label = required(values, 'label');
+      const { relabelApiKey } = await import('./modules/api-keys/service.ts');
+      return withServices(config, (ctx) => relabelApiKey(ctx, undefined, id, { label }));
+    },
+  },
+
+  'client create': {
+    usage: '--name NAME --redirect-uri URI [--redirect-uri URI ...] [--public]',
+    summary:
+      'Register an OAuth client (authorization code + PKCE). Prints it; a confidential client with its clientSecret, shown this once only.',
+    options: { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' } },
+    async run(values, config) {
+      const redirectUris = (values['redirect-uri'] as string[] | undefined) ?? [];
+      if (redirectUris.length === 0) throw new UsageError('--redirect-uri is required (repeat it for several)');
+      const input = { name: required(values, 'name'), redirectUris, public: values.public === true };
+      const { createClient } = await import('./modules/oauth/clients.ts');
+      return withServices(config, (ctx) => createClient(ctx, input));
+    },
+  },
+
+  'client list': {
+    usage: '',
+    summary: 'List the registered OAuth clients (never their secrets). The dashboard is built in and not listed.',
+    options: {},
+    async run(_values, config) {
+      const { listClients } = await import('./modules/oauth/clients.ts');
+      return withServices(config, (ctx) => listClients(ctx));
+    },
+  },
+
+  'oidc rotate-keys': {
+    usage: '',
+    summary:
+      'Make a new token-signing key and cookie key current; the two before each keep verifying. Servers use them from their next start (restart them one by one).',
+    options: {},
+    async run(_values, config) {
+      if (config.oidcJwksFile) throw new UsageError('OIDC_JWKS_FILE is set: the signing keys come from that file, rotate them there');
+      const { rotateOidcKeys } = await import('./modules/oauth/keys.ts');
+      return withServices(config, (ctx) => rotateOidcKeys(ctx));
+    },
+  },
+
   migrate: {
     usage: '',
     summary: 'Apply pending database migrations. Prints the names applied (the server also migrates at start).',

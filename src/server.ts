@@ -7,7 +7,9 @@ import { startDatabase } from './db/start.ts';
 import { seedDemoIfEmpty } from './modules/demo/seed-demo.ts';
 import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
 import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
+import { startOidcPurge } from './modules/oauth/purge-scheduler.ts';
 import { systemClock } from './shared/clock.ts';
+import { signInUrl } from './modules/oauth/clients.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -29,8 +31,18 @@ async function main(): Promise<void> {
         },
       )
     : undefined;
+  const oidcPurge = config.webhookWorkerInServer
+    ? startOidcPurge(
+        { db: database.db, clock },
+        {
+          onPurged: (count) => app.log.info({ count }, 'purged expired authorization-server rows'),
+          onError: (err) => app.log.error({ err }, 'authorization-server purge failed'),
+        },
+      )
+    : undefined;
   app.addHook('onClose', async () => {
     await expiry?.stop();
+    await oidcPurge?.stop();
     await webhookWorker?.stop();
     await database.close();
   });
@@ -67,6 +79,7 @@ async function main(): Promise<void> {
     throw error;
   }
   app.log.info(`API reference at ${config.baseUrl}/docs`);
+  app.log.info(`Sign-in at ${signInUrl(config.baseUrl)}`);
 
   // After listen, so the key is printed only when the server really serves: a start that fails
   // (say, on a busy port) must not use up the one-time key.
@@ -84,6 +97,9 @@ async function main(): Promise<void> {
           '',
           'Try it:',
           `  curl -H 'X-API-Key: ${demo.apiKey.rawKey}' ${config.baseUrl}/public/v1/enums`,
+          '',
+          `Sign in (the dashboard's sign-in${config.devSignIn ? ', development e-mail sign-in on' : ''}):`,
+          `  ${signInUrl(config.baseUrl)}`,
           '',
         ].join('\n'),
       );

@@ -7,6 +7,7 @@ import { startDatabase } from './db/start.ts';
 import type { WorkerLog } from './modules/webhooks/delivery-worker.ts';
 import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
 import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
+import { startOidcPurge } from './modules/oauth/purge-scheduler.ts';
 import { systemClock } from './shared/clock.ts';
 
 const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity } as const;
@@ -40,6 +41,15 @@ async function main(): Promise<void> {
     },
   );
 
+  // Expired tokens, codes and sessions of the authorization server.
+  const oidcPurge = startOidcPurge(
+    { db: database.db, clock: systemClock },
+    {
+      onPurged: (count) => log.info({ count }, 'purged expired authorization-server rows'),
+      onError: (error) => log.error({ err: error }, 'authorization-server purge failed'),
+    },
+  );
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -49,6 +59,7 @@ async function main(): Promise<void> {
     const forced = setTimeout(() => process.exit(1), 20_000).unref();
     try {
       await expiry.stop();
+      await oidcPurge.stop();
       await worker.stop();
       await database.close();
     } finally {
