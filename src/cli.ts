@@ -21,6 +21,8 @@ interface Command {
   options: ParseArgsOptionsConfig;
   /** Returns what to print as JSON (nothing for undefined). */
   run(values: Values, config: Config): Promise<unknown>;
+  /** False: runs without loading the settings (so it works before they are complete). */
+  needsConfig?: false;
 }
 
 /** Wrong arguments: explained, with the command's usage line, exit code 2. */
@@ -49,9 +51,11 @@ function requiredId(values: Values, name: string): string {
 async function withServices<T>(config: Config, fn: (ctx: ServiceContext) => Promise<T>): Promise<T> {
   const { startDatabase } = await import('./db/start.ts');
   const { systemClock } = await import('./shared/clock.ts');
+  const { loadEncryptionKeys } = await import('./shared/encryption-keys.ts');
+  const { box: secrets } = loadEncryptionKeys(config);
   const database = await startDatabase(config);
   try {
-    return await fn({ db: database.db, clock: systemClock });
+    return await fn({ db: database.db, clock: systemClock, secrets });
   } finally {
     await database.close();
   }
@@ -220,6 +224,42 @@ const commands: Record<string, Command> = {
     },
   },
 
+  'encryption-key generate': {
+    usage: '',
+    summary: 'Print a new random key for ENCRYPTION_KEY (32 bytes, base64). Changes nothing.',
+    options: {},
+    needsConfig: false,
+    async run() {
+      const { generateEncryptionKey } = await import('./shared/secret-box.ts');
+      return { encryptionKey: generateEncryptionKey() };
+    },
+  },
+
+  'encryption-key rotate': {
+    usage: '',
+    summary:
+      'Re-encrypt every stored secret under the current key. With ENCRYPTION_KEY: set the new key there and the old one in ENCRYPTION_KEY_PREVIOUS first. Without: replaces the key file in DATA_DIR.',
+    options: {},
+    async run(_values, config) {
+      const { loadEncryptionKeys, rotateKeyFile } = await import('./shared/encryption-keys.ts');
+      const { resealSigningSecrets } = await import('./modules/webhooks/service.ts');
+      const { source } = loadEncryptionKeys(config);
+      return withServices(config, async (ctx) => {
+        // Every kind of secret kept sealed is re-sealed here (OAuth client secrets join this list).
+        const reseal = async (box: typeof ctx.secrets) => resealSigningSecrets(ctx, { box });
+        if (source.kind === 'setting') {
+          return { keySource: 'ENCRYPTION_KEY', keyId: ctx.secrets.currentKeyId, resealed: await reseal(ctx.secrets) };
+        }
+        let keyId = '';
+        const resealed = await rotateKeyFile(config.dataDir, async (box) => {
+          keyId = box.currentKeyId;
+          return reseal(box);
+        });
+        return { keySource: source.path, keyId, resealed };
+      });
+    },
+  },
+
   help: {
     usage: '',
     summary: 'Show this help.',
@@ -283,7 +323,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${usageLine(found.name)}\n    ${command.summary}\n`);
       return 0;
     }
-    const result = await command.run(values, loadConfig());
+    const result = await command.run(values, command.needsConfig === false ? (undefined as never) : loadConfig());
     if (result !== undefined) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {

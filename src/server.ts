@@ -10,21 +10,28 @@ import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.t
 import { startOidcPurge } from './modules/oauth/purge-scheduler.ts';
 import { systemClock } from './shared/clock.ts';
 import { signInUrl } from './modules/oauth/clients.ts';
+import { loadEncryptionKeys } from './shared/encryption-keys.ts';
+import { resealSigningSecrets } from './modules/webhooks/service.ts';
+import type { ServiceContext } from './shared/context.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const { box: secrets } = loadEncryptionKeys(config);
   const database = await startDatabase(config);
   const clock = systemClock;
-  const app = await buildApp({ config, database, clock });
+  const ctx: ServiceContext = { db: database.db, clock, secrets };
+  // Signing secrets stored in clear (before encryption at rest existed) are sealed now.
+  await resealSigningSecrets(ctx, { onlyClear: true });
+  const app = await buildApp({ config, database, clock, secrets });
   // One command gives a complete service: with the embedded database (single-process) the server
   // delivers webhooks itself; on PostgreSQL run `npm run worker` processes instead, or as well.
   const webhookWorker = config.webhookWorkerInServer
-    ? startWebhookWorker({ database, config, clock, log: app.log })
+    ? startWebhookWorker({ database, config, clock, secrets, log: app.log })
     : undefined;
   // The scheduled work (closing expired listings) runs with the in-process worker too.
   const expiry = config.webhookWorkerInServer
     ? startJobListingExpiry(
-        { db: database.db, clock },
+        ctx,
         {
           onClosed: (count) => app.log.info({ count }, 'closed expired job listings'),
           onError: (err) => app.log.error({ err }, 'expiry sweep failed'),
@@ -33,7 +40,7 @@ async function main(): Promise<void> {
     : undefined;
   const oidcPurge = config.webhookWorkerInServer
     ? startOidcPurge(
-        { db: database.db, clock },
+        ctx,
         {
           onPurged: (count) => app.log.info({ count }, 'purged expired authorization-server rows'),
           onError: (err) => app.log.error({ err }, 'authorization-server purge failed'),
@@ -84,7 +91,7 @@ async function main(): Promise<void> {
   // After listen, so the key is printed only when the server really serves: a start that fails
   // (say, on a busy port) must not use up the one-time key.
   if (config.seedDemo) {
-    const demo = await seedDemoIfEmpty({ db: database.db, clock });
+    const demo = await seedDemoIfEmpty(ctx);
     if (demo) {
       // Printed once, on the first start: the key is not stored and cannot be shown again.
       console.log(

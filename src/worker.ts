@@ -9,6 +9,9 @@ import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
 import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
 import { startOidcPurge } from './modules/oauth/purge-scheduler.ts';
 import { systemClock } from './shared/clock.ts';
+import type { ServiceContext } from './shared/context.ts';
+import { loadEncryptionKeys } from './shared/encryption-keys.ts';
+import { resealSigningSecrets } from './modules/webhooks/service.ts';
 
 const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity } as const;
 
@@ -30,11 +33,14 @@ function jsonLog(level: Config['logLevel']): WorkerLog {
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = jsonLog(config.logLevel);
+  const { box: secrets } = loadEncryptionKeys(config);
   const database = await startDatabase(config);
-  const worker = startWebhookWorker({ database, config, clock: systemClock, log });
+  const ctx: ServiceContext = { db: database.db, clock: systemClock, secrets };
+  await resealSigningSecrets(ctx, { onlyClear: true });
+  const worker = startWebhookWorker({ database, config, clock: systemClock, secrets, log });
   // Scheduled work: ACTIVE listings past expiresAt are closed (safe in several processes at once).
   const expiry = startJobListingExpiry(
-    { db: database.db, clock: systemClock },
+    ctx,
     {
       onClosed: (count) => log.info({ count }, 'closed expired job listings'),
       onError: (error) => log.error({ err: error }, 'expiry sweep failed'),
@@ -43,7 +49,7 @@ async function main(): Promise<void> {
 
   // Expired tokens, codes and sessions of the authorization server.
   const oidcPurge = startOidcPurge(
-    { db: database.db, clock: systemClock },
+    ctx,
     {
       onPurged: (count) => log.info({ count }, 'purged expired authorization-server rows'),
       onError: (error) => log.error({ err: error }, 'authorization-server purge failed'),

@@ -53,7 +53,7 @@ afterAll(async () => {
 /** The JWKS a server started now publishes (a new app: keys are read at start). */
 async function publishedKeys(): Promise<Array<{ kid: string }>> {
   if (shared) {
-    const app = await buildApp({ config: shared.config, database: shared.database, clock: shared.clock });
+    const app = await buildApp({ config: shared.config, database: shared.database, clock: shared.clock, secrets: shared.ctx.secrets });
     try {
       return (await app.inject({ method: 'GET', url: '/oauth2/jwks' })).json().keys;
     } finally {

@@ -148,11 +148,15 @@ describe('authorization-server storage', () => {
   });
 
   it('shares the generated keys between servers on one database', async () => {
-    const other = await buildApp({ config: t.config, database: t.database, clock: t.clock });
+    const other = await buildApp({ config: t.config, database: t.database, clock: t.clock, secrets: t.ctx.secrets });
     try {
       const mine = (await t.app.inject({ method: 'GET', url: '/oauth2/jwks' })).json();
       const theirs = (await other.inject({ method: 'GET', url: '/oauth2/jwks' })).json();
       expect(theirs).toEqual(mine);
+      // The private parts are sealed at rest, never stored in clear.
+      const stored = JSON.stringify(await queryRows(t.ctx.db, sql`select material from oidc_keys`));
+      expect(stored).toContain('enc:v1:');
+      expect(stored).not.toContain('"d"');
     } finally {
       await other.close();
     }
