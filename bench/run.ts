@@ -7,11 +7,10 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
+import { buildDeps } from '../src/deps.ts';
 import { createApiKey } from '../src/modules/api-keys/service.ts';
 import { ALL_SCOPES } from '../src/modules/api-keys/scopes.ts';
-import { seedBulk } from '../src/modules/demo/seed-bulk.ts';
-import { systemClock } from '../src/shared/clock.ts';
-import { loadEncryptionKeys } from '../src/shared/encryption-keys.ts';
+import { seedBulk } from '../src/tooling/demo/seed-bulk.ts';
 
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const small = { listings: 20, candidates: 1_000, applications: 5_000 };
@@ -21,13 +20,13 @@ const ROUNDS = 30;
 const config = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: 'false', DATABASE_URL: process.env.DATABASE_URL });
 const database = await openDatabase({ databaseUrl: config.databaseUrl });
 await migrate(database);
-const { box: secrets } = loadEncryptionKeys(config);
-const ctx = { db: database.db, clock: systemClock, secrets };
-const app = await buildApp({ config: { ...config, rateLimitPerMinute: 1_000_000 }, database, clock: systemClock, secrets });
+const deps = await buildDeps({ ...config, rateLimitPerMinute: 1_000_000 }, { database });
+const { ctx } = deps;
+const app = await buildApp(deps);
 
 async function tenantWith(size: typeof small) {
   const started = performance.now();
-  const seeded = await seedBulk(database, size);
+  const seeded = await seedBulk(deps, size);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`seeded ${size.applications} applications, ${size.candidates} candidates in ${seconds} s`);
   const key = await createApiKey(ctx, { companyId: seeded.companyId, label: 'bench', scopes: ALL_SCOPES });
@@ -65,4 +64,5 @@ for (const url of urls) {
   console.log(url.padEnd(44), a.toFixed(2).padStart(9), b.toFixed(2).padStart(9), `${(b / a).toFixed(2)}x`.padStart(7));
 }
 await app.close();
+await deps.close();
 await database.close();

@@ -1,23 +1,23 @@
 // buildApp: cross-cutting plugins first, then the modules. No listen() here: the server entry
-// listens, tests use app.inject().
+// listens, tests use app.inject(). Every dependency comes built from src/deps.ts (buildDeps).
 import { readFileSync } from 'node:fs';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from './config.ts';
-import type { Database } from './db/client.ts';
-import type { Clock } from './shared/clock.ts';
+import type { Deps } from './deps.ts';
+import type { AppInstance } from './http/app-instance.ts';
 import type { ServiceContext } from './shared/context.ts';
-import type { SecretBox } from './shared/secret-box.ts';
+import { registerAccessLog } from './http/access-log.ts';
+import { registerMetricsRoute } from './http/metrics.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerAuth } from './http/auth.ts';
 import { ErrorEnvelope } from './http/error-envelope.ts';
 import { clientErrorHandler, expectationFailed, frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { registerHttpsOnly } from './http/https.ts';
-import { registerIdempotency } from './http/idempotency.ts';
+import { registerIdempotency, withIdempotencyFence } from './http/idempotency.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerAuthFailureLimit, registerRateLimit } from './http/rate-limit.ts';
-import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit-store.ts';
 import { generateRequestId, registerRequestId } from './http/request-id.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
 import { referenceDataRoutes, referenceDataSchemas } from './modules/reference-data/routes.ts';
@@ -27,44 +27,13 @@ import { candidateRoutes, candidateSchemas } from './modules/candidates/routes.t
 import { applicationRoutes, applicationSchemas } from './modules/applications/routes.ts';
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
-import { webhookSchemas } from './modules/webhooks/schemas.ts';
+import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas.ts';
+import { webhookBacklog } from './modules/webhooks/service.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
 import { apiKeySchemas } from './modules/api-keys/schemas.ts';
 import { loadOidcKeys } from './modules/oauth/keys.ts';
 import { buildProvider } from './modules/oauth/provider.ts';
-import { oauthRoutes } from './modules/oauth/routes.ts';
-import type { SignInMethod } from './modules/oauth/service.ts';
-import type Provider from 'oidc-provider';
-
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  clock: Clock;
-  secrets: SecretBox;
-}
-
-export type AppInstance = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
-
-/** The authorization server, for modules that add ways to sign in (identity providers). */
-export interface Identity {
-  provider: Provider;
-  /** Buttons on the sign-in page: push one per configured identity provider while registering routes. */
-  signInMethods: SignInMethod[];
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    deps: AppDeps;
-    ctx: ServiceContext;
-    identity: Identity;
-  }
-}
+import { oauthRoutes, type Identity } from './modules/oauth/routes.ts';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -80,7 +49,7 @@ const SHARED_SCHEMAS = [
   ...apiKeySchemas,
 ];
 
-export async function buildApp(deps: AppDeps): Promise<AppInstance> {
+export async function buildApp(deps: Deps): Promise<AppInstance> {
   const { config } = deps;
   // Node checks request and header deadlines on this interval (30 s by default): a fraction of the
   // timeout keeps the cut-off close to it.
@@ -100,10 +69,10 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     keepAliveTimeout: config.keepAliveTimeoutMs,
     maxRequestsPerSocket: config.maxRequestsPerSocket,
     clientErrorHandler,
-    logger: {
-      level: deps.config.logLevel,
-      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-    },
+    // Typed as Fastify's base logger so the app keeps the one AppInstance type (a pino Logger is one).
+    loggerInstance: deps.log as FastifyBaseLogger,
+    // One access line per request instead (access-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: generateRequestId,
     frameworkErrors: frameworkErrorHandler,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -120,28 +89,31 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     if (!request.raw.complete) reply.header('connection', 'close');
   });
 
-  const ctx: ServiceContext = { db: deps.database.db, clock: deps.clock, secrets: deps.secrets };
+  // Services reached through HTTP see the database through the Idempotency-Key fence (a claimed
+  // request's transactions commit its key row with its change); nothing else differs.
+  const ctx: ServiceContext = { ...deps.ctx, db: withIdempotencyFence(deps.database.db, deps.clock) };
   app.decorate('deps', deps);
   app.decorate('ctx', ctx);
+  const { metrics } = deps;
+  metrics.setSources({ pool: deps.database.poolStats, backlog: () => webhookBacklog(ctx) });
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.setValidatorCompiler(buildValidatorCompiler(SHARED_SCHEMAS));
   registerRequestId(app);
+  registerAccessLog(app, metrics);
+  await registerSecurityHeaders(app, { https: deps.config.mode === 'production' || Boolean(deps.config.tls) });
   registerJsonBody(app);
   registerErrorHandling(app);
   if (deps.config.mode === 'production') registerHttpsOnly(app);
   registerAuth(app, ctx);
-  const rateLimitStore = config.redisUrl
-    ? new RedisRateLimitStore(config.redisUrl, { breakerOpenMs: config.redisBreakerMs })
-    : new MemoryRateLimitStore();
-  app.addHook('onClose', async () => rateLimitStore.close());
   // After registerAuth: its onRoute hook must run first so the limit checks end up ahead of it
   // (each prepends its check: the failure limit runs first, then the per-key limit, then auth).
-  registerRateLimit(app, { store: rateLimitStore, limitPerMinute: config.rateLimitPerMinute, clock: deps.clock });
-  registerAuthFailureLimit(app, { store: rateLimitStore, failuresPerMinute: config.authFailuresPerMinute, clock: deps.clock });
-  registerIdempotency(app, ctx);
-  await registerOpenApi(app, deps.config);
+  registerRateLimit(app, { store: deps.rateLimitStore, limitPerMinute: config.rateLimitPerMinute, clock: deps.clock });
+  registerAuthFailureLimit(app, { store: deps.rateLimitStore, failuresPerMinute: config.authFailuresPerMinute, clock: deps.clock });
+  registerIdempotency(app, ctx, { leaseMs: config.idempotencyLeaseSeconds * 1000 });
+  await registerOpenApi(app, deps.config, { webhooks: webhookEventsOpenApi() });
   registerHealth(app, deps.database);
+  if (deps.config.metricsPort === undefined) registerMetricsRoute(app, metrics, deps.config.metricsToken);
 
   await app.register(referenceDataRoutes);
   await app.register(jobListingRoutes);

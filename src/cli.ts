@@ -6,6 +6,7 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
 import { ALL_SCOPES } from './modules/api-keys/scopes.ts';
+import type { Deps } from './deps.ts';
 import type { ServiceContext } from './shared/context.ts';
 import { DomainError } from './shared/errors.ts';
 
@@ -20,9 +21,16 @@ interface Command {
   summary: string;
   options: ParseArgsOptionsConfig;
   /** Returns what to print as JSON (nothing for undefined). */
-  run(values: Values, config: Config): Promise<unknown>;
+  run(values: Values, config: Config, io: CliIo): Promise<unknown>;
   /** False: runs without loading the settings (so it works before they are complete). */
   needsConfig?: false;
+}
+
+/** Where a run reads its settings and writes its output: the process's own, or a test's. */
+export interface CliIo {
+  env: Record<string, string | undefined>;
+  stdout(text: string): void;
+  stderr(text: string): void;
 }
 
 /** Wrong arguments: explained, with the command's usage line, exit code 2. */
@@ -47,18 +55,19 @@ function requiredId(values: Values, name: string): string {
   return value;
 }
 
-/** Opens the database as the server does (migrating it if needed), runs fn, closes it again. */
-async function withServices<T>(config: Config, fn: (ctx: ServiceContext) => Promise<T>): Promise<T> {
-  const { startDatabase } = await import('./db/start.ts');
-  const { systemClock } = await import('./shared/clock.ts');
-  const { loadEncryptionKeys } = await import('./shared/encryption-keys.ts');
-  const { box: secrets } = loadEncryptionKeys(config);
-  const database = await startDatabase(config);
+/** Builds the process's dependencies as the server does (migrating the database if needed), runs fn, closes them. */
+async function withDeps<T>(config: Config, fn: (deps: Deps) => Promise<T>): Promise<T> {
+  const { buildDeps } = await import('./deps.ts');
+  const deps = await buildDeps(config);
   try {
-    return await fn({ db: database.db, clock: systemClock, secrets });
+    return await fn(deps);
   } finally {
-    await database.close();
+    await deps.close();
   }
+}
+
+async function withServices<T>(config: Config, fn: (ctx: ServiceContext) => Promise<T>): Promise<T> {
+  return withDeps(config, (deps) => fn(deps.ctx));
 }
 
 const commands: Record<string, Command> = {
@@ -197,7 +206,7 @@ const commands: Record<string, Command> = {
       applications: { type: 'string' },
       company: { type: 'string' },
     },
-    async run(values, config) {
+    async run(values, config, io) {
       const count = (name: string) => {
         const value = Number(required(values, name));
         if (!Number.isInteger(value) || value < 0) throw new UsageError(`--${name} must be a whole number`);
@@ -208,20 +217,63 @@ const commands: Record<string, Command> = {
         candidates: count('candidates'),
         applications: count('applications'),
         companyId: values.company === undefined ? undefined : requiredId(values, 'company'),
-        onProgress: (message: string) => process.stderr.write(`${message}\n`),
+        onProgress: (message: string) => io.stderr(`${message}\n`),
       };
-      const { seedBulk, SeedBulkError } = await import('./modules/demo/seed-bulk.ts');
-      const { startDatabase } = await import('./db/start.ts');
+      const { seedBulk, SeedBulkError } = await import('./tooling/demo/seed-bulk.ts');
       // Set-based inserts of a million rows rightly run longer than any request may.
-      const database = await startDatabase({ ...config, dbStatementTimeoutMs: 0 });
-      try {
-        return await seedBulk(database, options);
-      } catch (error) {
-        if (error instanceof SeedBulkError) throw new UsageError(error.message);
-        throw error;
-      } finally {
-        await database.close();
-      }
+      return withDeps({ ...config, dbStatementTimeoutMs: 0 }, async (deps) => {
+        try {
+          return await seedBulk(deps, options);
+        } catch (error) {
+          if (error instanceof SeedBulkError) throw new UsageError(error.message);
+          throw error;
+        }
+      });
+    },
+  },
+
+  backup: {
+    usage: '--out FILE',
+    summary:
+      'Embedded database only, while the server is stopped: write a backup of DATA_DIR (a gzipped tarball, including the key file) to FILE.',
+    options: { out: { type: 'string' } },
+    async run(values, config) {
+      const out = required(values, 'out');
+      if (config.databaseUrl) throw new UsageError('backup is for the embedded database; for PostgreSQL use pg_dump');
+      const { backupEmbedded } = await import('./db/transfer.ts');
+      return { file: out, ...(await backupEmbedded(config.dataDir, out)) };
+    },
+  },
+
+  restore: {
+    usage: '--in FILE',
+    summary: 'Embedded database only: restore a backup into DATA_DIR, which must be empty or absent, then apply pending migrations.',
+    options: { in: { type: 'string' } },
+    async run(values, config) {
+      const file = required(values, 'in');
+      if (config.databaseUrl) throw new UsageError('restore is for the embedded database; unset DATABASE_URL');
+      const { restoreEmbedded } = await import('./db/transfer.ts');
+      return { dataDir: config.dataDir, ...(await restoreEmbedded(file, config.dataDir)) };
+    },
+  },
+
+  'export-to-postgres': {
+    usage: '--database-url URL',
+    summary:
+      'Copy everything from the embedded database in DATA_DIR (server stopped) into an empty PostgreSQL database, in one transaction. Prints rows per table.',
+    options: { 'database-url': { type: 'string' } },
+    async run(values, config) {
+      const url = required(values, 'database-url');
+      if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError('--database-url must be a postgres:// URL');
+      const { exportToPostgres } = await import('./db/transfer.ts');
+      const tables = await exportToPostgres(config.dataDir, url);
+      return {
+        tables,
+        // Webhook secrets stay sealed: the servers on PostgreSQL need the same key.
+        encryptionKey: config.encryptionKey
+          ? 'unchanged: keep ENCRYPTION_KEY as it is for the PostgreSQL servers'
+          : `set ENCRYPTION_KEY on the PostgreSQL servers to the contents of ${config.dataDir}/encryption.key`,
+      };
     },
   },
 
@@ -266,8 +318,8 @@ const commands: Record<string, Command> = {
     usage: '',
     summary: 'Show this help.',
     options: {},
-    async run() {
-      process.stdout.write(helpText());
+    async run(_values, _config, io) {
+      io.stdout(helpText());
     },
   },
 };
@@ -298,14 +350,15 @@ function findCommand(argv: string[]): { name: string; args: string[] } | undefin
   return undefined;
 }
 
-async function main(argv: string[]): Promise<number> {
+/** Runs one command line and answers the exit code. The entry below runs it for the process. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') {
-    (argv.length === 0 ? process.stderr : process.stdout).write(helpText());
+    (argv.length === 0 ? io.stderr : io.stdout)(helpText());
     return argv.length === 0 ? 2 : 0;
   }
   const found = findCommand(argv);
   if (!found) {
-    process.stderr.write(`Error: unknown command "${argv.slice(0, 2).join(' ')}"\n\n${helpText()}`);
+    io.stderr(`Error: unknown command "${argv.slice(0, 2).join(' ')}"\n\n${helpText()}`);
     return 2;
   }
   const command = commands[found.name];
@@ -322,35 +375,41 @@ async function main(argv: string[]): Promise<number> {
       throw new UsageError((error as Error).message);
     }
     if (values.help) {
-      process.stdout.write(`${usageLine(found.name)}\n    ${command.summary}\n`);
+      io.stdout(`${usageLine(found.name)}\n    ${command.summary}\n`);
       return 0;
     }
-    const result = await command.run(values, command.needsConfig === false ? (undefined as never) : loadConfig());
-    if (result !== undefined) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    const result = await command.run(values, command.needsConfig === false ? (undefined as never) : loadConfig(io.env), io);
+    if (result !== undefined) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {
-    return report(error, found.name);
+    return report(error, found.name, io);
   }
 }
 
-function report(error: unknown, name: string): number {
+function report(error: unknown, name: string, io: CliIo): number {
   if (error instanceof UsageError) {
-    process.stderr.write(`Error: ${error.message}\nUsage: ${usageLine(name)}\n`);
+    io.stderr(`Error: ${error.message}\nUsage: ${usageLine(name)}\n`);
     return 2;
   }
   if (error instanceof DomainError) {
     const details = (error.details ?? []).map((detail) => `\n  - ${detail.field}: ${detail.message}`).join('');
-    process.stderr.write(`Error: ${error.message}${details}\n`);
+    io.stderr(`Error: ${error.message}${details}\n`);
   } else if (
     error instanceof ConfigError ||
     error instanceof DataDirLockedError ||
-    (error instanceof Error && error.name === 'DatabaseConnectError') // not imported: see above
+    (error instanceof Error && ['DatabaseConnectError', 'TransferError', 'EncryptionKeyError'].includes(error.name)) // not imported: see above
   ) {
-    process.stderr.write(`Error: ${error.message}\n`);
+    io.stderr(`Error: ${error.message}\n`);
   } else {
-    process.stderr.write(`Error: ${(error as Error)?.stack ?? String(error)}\n`);
+    io.stderr(`Error: ${(error as Error)?.stack ?? String(error)}\n`);
   }
   return 1;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+if (import.meta.main) {
+  process.exitCode = await runCli(process.argv.slice(2), {
+    env: process.env,
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  });
+}

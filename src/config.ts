@@ -25,8 +25,12 @@ export interface Config {
   webhookLeaseSeconds: number;
   /** Webhooks one worker sends at the same time. */
   webhookConcurrency: number;
+  /** Deliveries of one subscription in flight at once, across all workers (fairness). */
+  webhookSubscriptionConcurrency: number;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
+  /** How long an Idempotency-Key claim without an answer holds before a retry may take it over. */
+  idempotencyLeaseSeconds: number;
   /** Failed authentications (401) per minute per client address before it gets 429. */
   authFailuresPerMinute: number;
   /** After a Redis failure, how long the rate limiter stops asking Redis (and lets requests through). */
@@ -70,6 +74,14 @@ export interface Config {
    * the key being rotated away from). Unset: a key kept in DATA_DIR (development mode only).
    */
   encryptionKey: { current: Buffer; previous: Buffer[] } | undefined;
+  /** Scrapers of /metrics must send `Authorization: Bearer <token>` when set. */
+  metricsToken: string | undefined;
+  /** Serve /metrics on this port (its own listener) instead of the API port. */
+  metricsPort: number | undefined;
+  /** The worker's /metrics listener (`npm run worker`); unset: none. */
+  workerMetricsPort: number | undefined;
+  /** Ages after which the worker deletes rows: events, webhook deliveries (with attempts), idempotency keys. */
+  retention: { eventsDays: number; deliveriesDays: number; idempotencyHours: number };
 }
 
 export class ConfigError extends Error {}
@@ -190,6 +202,11 @@ function encryptionKeys(env: Env, mode: Mode): Config['encryptionKey'] {
   return { current: parse('ENCRYPTION_KEY', current), previous: previous.map((value) => parse('ENCRYPTION_KEY_PREVIOUS', value)) };
 }
 
+function optionalPort(env: Env, name: string): number | undefined {
+  if (env[name] === undefined || env[name] === '') return undefined;
+  return integer(env, name, 0, 0, 65535);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf(env, 'MODE', ['development', 'production'] as const, 'development');
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -220,7 +237,9 @@ export function loadConfig(env: Env = process.env): Config {
     // Keep it above the 10 s send timeout, or a slow receiver may get a second copy.
     webhookLeaseSeconds: integer(env, 'WEBHOOK_LEASE_SECONDS', 60, 1, 3600),
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 10, 1, 200),
+    webhookSubscriptionConcurrency: integer(env, 'WEBHOOK_SUBSCRIPTION_CONCURRENCY', 5, 1, 200),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    idempotencyLeaseSeconds: integer(env, 'IDEMPOTENCY_LEASE_SECONDS', 60, 1, 86_400),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
     redisBreakerMs: integer(env, 'REDIS_BREAKER_MS', 30_000, 100, 3_600_000),
     trustProxy: proxyList(env),
@@ -240,5 +259,14 @@ export function loadConfig(env: Env = process.env): Config {
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
     maxRequestsPerSocket: integer(env, 'MAX_REQUESTS_PER_SOCKET', 1000, 1, 1_000_000),
     encryptionKey: encryptionKeys(env, mode),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort: optionalPort(env, 'METRICS_PORT'),
+    workerMetricsPort: optionalPort(env, 'WORKER_METRICS_PORT'),
+    retention: {
+      eventsDays: integer(env, 'RETENTION_EVENTS_DAYS', 30, 1, 3650),
+      deliveriesDays: integer(env, 'RETENTION_DELIVERIES_DAYS', 30, 1, 3650),
+      // Not below the 24-hour replay window: a retry within it must still find its key.
+      idempotencyHours: integer(env, 'RETENTION_IDEMPOTENCY_HOURS', 24, 24, 24 * 365),
+    },
   };
 }

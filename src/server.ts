@@ -3,55 +3,32 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DatabaseConnectError } from './db/client.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
-import { startDatabase } from './db/start.ts';
-import { seedDemoIfEmpty } from './modules/demo/seed-demo.ts';
-import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
-import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
-import { startOidcPurge } from './modules/oauth/purge-scheduler.ts';
-import { systemClock } from './shared/clock.ts';
+import { buildDeps } from './deps.ts';
+import { seedDemoIfEmpty } from './tooling/demo/seed-demo.ts';
 import { signInUrl } from './modules/oauth/clients.ts';
-import { loadEncryptionKeys } from './shared/encryption-keys.ts';
 import { resealSigningSecrets } from './modules/webhooks/service.ts';
-import type { ServiceContext } from './shared/context.ts';
+import { startScheduledWork } from './scheduled-work.ts';
+import { startMetricsListener } from './http/metrics.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const { box: secrets } = loadEncryptionKeys(config);
-  const database = await startDatabase(config);
-  const clock = systemClock;
-  const ctx: ServiceContext = { db: database.db, clock, secrets };
+  const deps = await buildDeps(config);
+  const { ctx } = deps;
   // Signing secrets stored in clear (before encryption at rest existed) are sealed now.
   await resealSigningSecrets(ctx, { onlyClear: true });
-  const app = await buildApp({ config, database, clock, secrets });
+  const app = await buildApp(deps);
+  const metricsServer =
+    config.metricsPort === undefined
+      ? undefined
+      : await startMetricsListener(deps.metrics, { port: config.metricsPort, host: config.host, token: config.metricsToken });
   // One command gives a complete service: with the embedded database (single-process) the server
-  // delivers webhooks itself; on PostgreSQL run `npm run worker` processes instead, or as well.
-  const webhookWorker = config.webhookWorkerInServer
-    ? startWebhookWorker({ database, config, clock, secrets, log: app.log })
-    : undefined;
-  // The scheduled work (closing expired listings) runs with the in-process worker too.
-  const expiry = config.webhookWorkerInServer
-    ? startJobListingExpiry(
-        ctx,
-        {
-          onClosed: (count) => app.log.info({ count }, 'closed expired job listings'),
-          onError: (err) => app.log.error({ err }, 'expiry sweep failed'),
-        },
-      )
-    : undefined;
-  const oidcPurge = config.webhookWorkerInServer
-    ? startOidcPurge(
-        ctx,
-        {
-          onPurged: (count) => app.log.info({ count }, 'purged expired authorization-server rows'),
-          onError: (err) => app.log.error({ err }, 'authorization-server purge failed'),
-        },
-      )
-    : undefined;
+  // delivers webhooks and runs the sweeps itself; on PostgreSQL run `npm run worker` processes
+  // instead, or as well.
+  const scheduled = config.webhookWorkerInServer ? startScheduledWork(deps) : undefined;
   app.addHook('onClose', async () => {
-    await expiry?.stop();
-    await oidcPurge?.stop();
-    await webhookWorker?.stop();
-    await database.close();
+    metricsServer?.close();
+    await scheduled?.stop();
+    await deps.close();
   });
 
   let closing = false;
@@ -87,6 +64,13 @@ async function main(): Promise<void> {
   }
   app.log.info(`API reference at ${config.baseUrl}/docs`);
   app.log.info(`Sign-in at ${signInUrl(config.baseUrl)}`);
+  if (!config.webhookWorkerInServer) {
+    // Said plainly: without a worker, events pile up in the outbox and no webhook is sent.
+    app.log.warn(
+      'Webhook deliveries and scheduled work do not run in this server (WEBHOOK_WORKER_IN_SERVER=false): ' +
+        'run `npm run worker` (one or more) beside the servers, or webhooks are never sent.',
+    );
+  }
 
   // After listen, so the key is printed only when the server really serves: a start that fails
   // (say, on a busy port) must not use up the one-time key.

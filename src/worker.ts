@@ -1,60 +1,32 @@
 // Entry: the webhook delivery worker and scheduled work on its own (`npm run worker`), for deployments on PostgreSQL.
 // Run as many as you like against one database: they share the work without sending an attempt
 // twice. With the embedded database the server runs delivery itself (PGlite is single-process).
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
-import { startDatabase } from './db/start.ts';
-import type { WorkerLog } from './modules/webhooks/delivery-worker.ts';
-import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
-import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
-import { startOidcPurge } from './modules/oauth/purge-scheduler.ts';
-import { systemClock } from './shared/clock.ts';
-import type { ServiceContext } from './shared/context.ts';
-import { loadEncryptionKeys } from './shared/encryption-keys.ts';
-import { resealSigningSecrets } from './modules/webhooks/service.ts';
-
-const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity } as const;
-
-/** JSON lines in pino's shape, so server and worker logs read alike. */
-function jsonLog(level: Config['logLevel']): WorkerLog {
-  const threshold = LEVELS[level];
-  const write = (name: 'info' | 'warn' | 'error') => (obj: object, msg?: string) => {
-    if (LEVELS[name] < threshold) return;
-    const fields = Object.fromEntries(
-      Object.entries(obj).map(([key, value]) => [key, value instanceof Error ? { message: value.message, stack: value.stack } : value]),
-    );
-    process.stdout.write(
-      `${JSON.stringify({ level: LEVELS[name], time: Date.now(), pid: process.pid, name: 'webhook-worker', ...fields, msg })}\n`,
-    );
-  };
-  return { info: write('info'), warn: write('warn'), error: write('error') };
-}
+import { buildDeps } from './deps.ts';
+import { startMetricsListener } from './http/metrics.ts';
+import { resealSigningSecrets, webhookBacklog } from './modules/webhooks/service.ts';
+import { startScheduledWork } from './scheduled-work.ts';
+import { createLogger } from './shared/logger.ts';
+import { createMetrics } from './shared/metrics.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const log = jsonLog(config.logLevel);
-  const { box: secrets } = loadEncryptionKeys(config);
-  const database = await startDatabase(config);
-  const ctx: ServiceContext = { db: database.db, clock: systemClock, secrets };
+  // The same pino setup as the server's, named so the two read apart.
+  const deps = await buildDeps(config, {
+    log: createLogger(config, 'webhook-worker'),
+    metrics: createMetrics({ process: 'worker' }),
+  });
+  const { ctx, log, metrics } = deps;
   await resealSigningSecrets(ctx, { onlyClear: true });
-  const worker = startWebhookWorker({ database, config, clock: systemClock, secrets, log });
-  // Scheduled work: ACTIVE listings past expiresAt are closed (safe in several processes at once).
-  const expiry = startJobListingExpiry(
-    ctx,
-    {
-      onClosed: (count) => log.info({ count }, 'closed expired job listings'),
-      onError: (error) => log.error({ err: error }, 'expiry sweep failed'),
-    },
-  );
-
-  // Expired tokens, codes and sessions of the authorization server.
-  const oidcPurge = startOidcPurge(
-    ctx,
-    {
-      onPurged: (count) => log.info({ count }, 'purged expired authorization-server rows'),
-      onError: (error) => log.error({ err: error }, 'authorization-server purge failed'),
-    },
-  );
+  metrics.setSources({ pool: deps.database.poolStats, backlog: () => webhookBacklog(ctx) });
+  const metricsServer =
+    config.workerMetricsPort === undefined
+      ? undefined
+      : await startMetricsListener(metrics, { port: config.workerMetricsPort, host: config.host, token: config.metricsToken });
+  if (metricsServer) log.info({ port: config.workerMetricsPort }, 'worker metrics at /metrics');
+  // Delivery and the sweeps (retention included); safe to run in several processes at once.
+  const work = startScheduledWork(deps, log);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -64,10 +36,9 @@ async function main(): Promise<void> {
     // Sends are bounded by their 10 s timeout; past that, exit anyway: leases make it safe.
     const forced = setTimeout(() => process.exit(1), 20_000).unref();
     try {
-      await expiry.stop();
-      await oidcPurge.stop();
-      await worker.stop();
-      await database.close();
+      await work.stop();
+      metricsServer?.close();
+      await deps.close();
     } finally {
       clearTimeout(forced);
       process.exit(0);

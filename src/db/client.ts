@@ -6,6 +6,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
+import type { PoolStats } from '../shared/metrics.ts';
 import { lockDataDir } from './embedded-lock.ts';
 
 /** A Drizzle database or transaction: repos accept either. */
@@ -15,6 +16,27 @@ export type Db = PgDatabase<PgQueryResultHKT>;
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+/**
+ * A deadlock (40P01) or serialization failure (40001): PostgreSQL rolled the transaction back and
+ * running it again may well succeed. Drizzle wraps the driver's error, so the cause chain is read.
+ */
+export function isTransientTransactionError(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.code === '40P01' || e.code === '40001') return true;
+  }
+  return false;
+}
+
+/** Runs a transaction, and once more if PostgreSQL aborted it as a deadlock or serialization failure. */
+export async function transactionWithOneRetry<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(work);
+  } catch (error) {
+    if (!isTransientTransactionError(error)) throw error;
+    return db.transaction(work);
+  }
 }
 
 /** The PostgreSQL server of DATABASE_URL is unreachable or refuses the connection. */
@@ -30,8 +52,10 @@ export interface Database {
   /** Answers when the database answers; used by /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL only: the connection pool's use and waits, for /metrics. */
+  poolStats?(): PoolStats;
   /** Embedded only: the whole data directory as a tarball (tests start each file from one). */
-  dumpDataDir?(): Promise<Blob>;
+  dumpDataDir?(compression?: 'none' | 'gzip'): Promise<Blob>;
 }
 
 export interface OpenOptions {
@@ -106,8 +130,8 @@ async function openEmbedded(dataDir: string | undefined, loadDataDir: Blob | und
     async ping() {
       await client.query('select 1');
     },
-    async dumpDataDir() {
-      return client.dumpDataDir('none');
+    async dumpDataDir(compression = 'none') {
+      return client.dumpDataDir(compression);
     },
     async close() {
       try {
@@ -132,6 +156,7 @@ async function openPostgres(databaseUrl: string, poolSize: number, timeouts: Dat
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  const waits = measureWaits(pool);
   // Fail fast on a wrong URL rather than at the first request.
   try {
     (await pool.connect()).release();
@@ -164,9 +189,44 @@ async function openPostgres(databaseUrl: string, poolSize: number, timeouts: Dat
     async ping() {
       await pool.query('select 1');
     },
+    poolStats: () => ({
+      max: poolSize,
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      acquired: waits.acquired,
+      waitSeconds: waits.seconds,
+    }),
     async close() {
       // Closing twice is harmless, as for the embedded database (pg's end() throws the second time).
       if (!pool.ended) await pool.end();
     },
   };
+}
+
+/**
+ * Counts the time callers wait for a pooled connection: pool.query (what Drizzle uses) and
+ * transactions both go through pool.connect, so wrapping it on this instance sees every checkout.
+ */
+function measureWaits(pool: pg.Pool): { acquired: number; seconds: number } {
+  const totals = { acquired: 0, seconds: 0 };
+  const connect = pool.connect.bind(pool) as (callback?: (...args: unknown[]) => void) => Promise<pg.PoolClient> | undefined;
+  const record = (started: number) => {
+    totals.acquired++;
+    totals.seconds += (performance.now() - started) / 1000;
+  };
+  (pool as unknown as { connect: typeof connect }).connect = (callback) => {
+    const started = performance.now();
+    if (callback) {
+      return connect((...args: unknown[]) => {
+        if (!args[0]) record(started);
+        callback(...args);
+      });
+    }
+    return connect()!.then((client) => {
+      record(started);
+      return client;
+    });
+  };
+  return totals;
 }

@@ -46,12 +46,13 @@ export function errorBody(
 }
 
 const ERROR_RESPONSE_DESCRIPTIONS: Record<number, string> = {
-  400: 'Malformed JSON body',
+  400: 'Malformed request: a JSON body that does not parse, or a path that does not decode',
   401: 'Missing, invalid, expired or revoked API key',
   403: 'The key lacks the required scope (named in details)',
   404: 'The addressed resource does not exist (or belongs to another company)',
   409: 'The request conflicts with the current state of the resource',
   413: 'Body larger than 1 MB',
+  414: 'A path parameter is too long',
   415: 'Body is not JSON',
   422: 'Request validation failed; details lists the failing fields',
   429: 'Rate limit exceeded; see Retry-After',

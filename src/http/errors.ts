@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseBusy } from '../db/client.ts';
-import { DomainError } from '../shared/errors.ts';
+import { DomainError, type ErrorCode } from '../shared/errors.ts';
 import { errorBody, errorResponses } from './error-envelope.ts';
 import { detailsFromAjv } from './validation.ts';
 
@@ -23,10 +23,30 @@ const CODE_BY_STATUS: Record<number, string> = {
   429: 'TOO_MANY_REQUESTS',
 };
 
+/** The one place a domain error's code becomes an HTTP status. */
+export const STATUS_BY_ERROR_CODE: Record<ErrorCode, number> = {
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  VALIDATION_ERROR: 422,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  HTTPS_REQUIRED: 403,
+  BAD_REQUEST: 400,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+  // The receiver, not this service, failed: a gateway error.
+  WEBHOOK_UNREACHABLE: 502,
+  // The sign-in interaction is gone (expired, or another browser's): start again.
+  SIGN_IN_EXPIRED: 400,
+  // The identity provider did not vouch for the e-mail address.
+  EMAIL_NOT_VERIFIED: 403,
+};
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof DomainError) {
-      return reply.status(error.status).send(errorBody(error.status, error.code, error.message, request.url, error.details));
+      const status = STATUS_BY_ERROR_CODE[error.code];
+      return reply.status(status).send(errorBody(status, error.code, error.message, request.url, error.details));
     }
     if (error.validation) {
       const details = detailsFromAjv(error.validation as never, error.validationContext);
@@ -59,9 +79,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const schema = (route.schema ?? {}) as Record<string, unknown>;
     if (schema.hide) return;
     const statuses = [500, 503];
-    if (schema.body) statuses.push(400, 413, 415, 422);
-    else if (schema.querystring || schema.params || schema.headers) statuses.push(422);
-    route.schema = { ...schema, response: { ...errorResponses(statuses), ...(schema.response as object) } };
+    // Every method but GET and HEAD has its body parsed, whether the route reads one or not: a
+    // body that is not JSON (415), too large (413) or malformed (400) is refused on all of them.
+    const methods = [route.method].flat();
+    if (methods.some((method) => method !== 'GET' && method !== 'HEAD')) statuses.push(400, 413, 415);
+    // A path parameter that does not decode (400, frameworkErrorHandler) or is too long (414).
+    if (schema.params) statuses.push(400, 414);
+    if (schema.body || schema.querystring || schema.params || schema.headers) statuses.push(422);
+    route.schema = { ...schema, response: { ...errorResponses([...new Set(statuses)]), ...(schema.response as object) } };
   });
 
   app.setNotFoundHandler((request, reply) =>

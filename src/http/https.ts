@@ -16,6 +16,6 @@ export function registerHttpsOnly(app: FastifyInstance): void {
       return;
     }
     if (PROBES.has(request.url.split('?')[0])) return;
-    throw new DomainError(403, 'HTTPS_REQUIRED', 'This API is served over HTTPS only');
+    throw new DomainError('HTTPS_REQUIRED', 'This API is served over HTTPS only');
   });
 }

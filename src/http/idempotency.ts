@@ -2,26 +2,47 @@
 // first answer again, with Idempotent-Replayed: true, for 24 hours. The same key with another
 // body is a client bug: 422. While the first request still runs: 409. Server faults (5xx) are
 // not kept, so the client's retry really runs again.
-import { createHash } from 'node:crypto';
+//
+// A claim is a lease (IDEMPOTENCY_LEASE_SECONDS): a request that died mid-flight leaves its key
+// without an answer, and once the lease has run out a retry of the same request takes the key
+// over instead of getting 409 for a day. So that the first request, if it was only slow, cannot
+// then make its change as well, every transaction a claimed request runs through the service
+// context checks, inside that transaction, that the claim is still its own, and marks the key
+// "change committed" (see withIdempotencyFence); a key whose change committed is never taken over.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../db/client.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { ConflictError, ValidationError } from '../shared/errors.ts';
+import { errorResponses } from './error-envelope.ts';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   deleteIdempotencyKeyIfOlder,
   findIdempotencyKey,
+  markIdempotentChangeCommitted,
   releaseIdempotencyKey,
-} from '../modules/idempotency/repo.ts';
+} from '../infra/idempotency/repo.ts';
+import { IDEMPOTENCY_WINDOW_MS } from '../infra/idempotency/expiry.ts';
 
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+interface Claim {
+  companyId: string;
+  key: string;
+  token: string;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyClaim: { companyId: string; key: string } | null;
+    idempotencyClaim: Claim | null;
   }
 }
+
+/** The claim of the request being served, for the transactions it runs (one slot per request). */
+const requestClaims = new AsyncLocalStorage<{ claim?: Claim; committed?: boolean }>();
 
 function fingerprint(request: FastifyRequest): string {
   return createHash('sha256')
@@ -29,19 +50,66 @@ function fingerprint(request: FastifyRequest): string {
     .digest('hex');
 }
 
-export function registerIdempotency(app: FastifyInstance, ctx: ServiceContext): void {
+/**
+ * The database as services see it from HTTP requests: the same, except that a transaction run
+ * for a request holding an Idempotency-Key claim also marks the key "change committed", in that
+ * transaction, and rolls back (409) if a retry has taken the claim over meanwhile. The key row and
+ * the change thus commit together; outside a claimed request nothing changes.
+ */
+export function withIdempotencyFence(db: Db, clock: Clock): Db {
+  const fencedTransaction: Db['transaction'] = async (work, config) => {
+    const slot = requestClaims.getStore();
+    const claim = slot?.claim;
+    if (!slot || !claim || slot.committed) return db.transaction(work, config);
+    const result = await db.transaction(async (tx) => {
+      const value = await work(tx);
+      if (!(await markIdempotentChangeCommitted(tx, claim, clock.now()))) {
+        throw new ConflictError(
+          'This request took longer than its Idempotency-Key lease and a retry has taken the key over; this attempt was rolled back',
+        );
+      }
+      return value;
+    }, config);
+    slot.committed = true;
+    return result;
+  };
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      if (property === 'transaction') return fencedTransaction;
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
+}
+
+export function registerIdempotency(app: FastifyInstance, ctx: ServiceContext, options: { leaseMs: number }): void {
   app.decorateRequest('idempotencyClaim', null);
+
+  // Every request gets its own slot; the callback form keeps the rest of the request inside it.
+  app.addHook('onRequest', (_request, _reply, done) => requestClaims.run({}, done));
 
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
     if (!route.config?.auth || !methods.includes('POST')) return;
-    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    const schema = (route.schema ?? {}) as Record<string, unknown>;
+    // New objects rather than edits in place: routes share header schemas (Accept-Language), and a
+    // GET sharing this one must not document an Idempotency-Key it ignores.
     const headers = (schema.headers ?? { type: 'object', properties: {} }) as { properties: Record<string, unknown> };
-    headers.properties['idempotency-key'] = {
-      type: 'string',
-      description: 'Makes a retry safe: the same key and body replay the first answer for 24 hours.',
+    route.schema = {
+      ...schema,
+      headers: {
+        ...headers,
+        properties: {
+          ...headers.properties,
+          'idempotency-key': {
+            type: 'string',
+            description:
+              'Makes a retry safe: the same key and body replay the first answer for 24 hours. While the first request runs, 409; if it died without answering, a retry after the lease (60 s by default) runs it.',
+          },
+        },
+      },
+      // While a request with the same key is still running; the same key with another body: 422.
+      response: { ...errorResponses([409, 422]), ...(schema.response as object) },
     };
-    schema.headers = headers;
     const existing = route.preHandler ? [route.preHandler].flat() : [];
     route.preHandler = [
       async (request, reply) => {
@@ -54,8 +122,17 @@ export function registerIdempotency(app: FastifyInstance, ctx: ServiceContext): 
         const now = ctx.clock.now();
         const requestHash = fingerprint(request);
         await deleteIdempotencyKeyIfOlder(ctx.db, companyId, key, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS));
-        if (await claimIdempotencyKey(ctx.db, { companyId, idempotencyKey: key, requestHash, createdAt: now })) {
-          request.idempotencyClaim = { companyId, key };
+        const token = randomUUID();
+        const claimed = await claimIdempotencyKey(
+          ctx.db,
+          { companyId, idempotencyKey: key, requestHash, createdAt: now, claimToken: token },
+          new Date(now.getTime() - options.leaseMs),
+        );
+        if (claimed) {
+          const claim = { companyId, key, token };
+          request.idempotencyClaim = claim;
+          const slot = requestClaims.getStore();
+          if (slot) slot.claim = claim;
           return;
         }
         const first = await findIdempotencyKey(ctx.db, companyId, key);
@@ -63,7 +140,14 @@ export function registerIdempotency(app: FastifyInstance, ctx: ServiceContext): 
         if (first.requestHash !== requestHash) {
           throw ValidationError.field('Idempotency-Key', 'was already used with a different request');
         }
-        if (first.statusCode === null) throw new ConflictError('A request with this Idempotency-Key is still in progress');
+        if (first.statusCode === null) {
+          if (first.changeCommittedAt) {
+            throw new ConflictError(
+              'The request with this Idempotency-Key made its change, but its answer was lost; read the resource instead of retrying',
+            );
+          }
+          throw new ConflictError('A request with this Idempotency-Key is still in progress');
+        }
         return reply
           .status(first.statusCode)
           .header('Idempotent-Replayed', 'true')
@@ -79,13 +163,13 @@ export function registerIdempotency(app: FastifyInstance, ctx: ServiceContext): 
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     request.idempotencyClaim = null;
-    if (reply.statusCode >= 500) await releaseIdempotencyKey(ctx.db, claim.companyId, claim.key);
-    else await completeIdempotencyKey(ctx.db, claim.companyId, claim.key, reply.statusCode, String(payload ?? ''));
+    if (reply.statusCode >= 500) await releaseIdempotencyKey(ctx.db, claim);
+    else await completeIdempotencyKey(ctx.db, claim, reply.statusCode, String(payload ?? ''));
     return payload;
   });
 
   app.addHook('onRequestAbort', async (request) => {
     const claim = request.idempotencyClaim;
-    if (claim) await releaseIdempotencyKey(ctx.db, claim.companyId, claim.key);
+    if (claim) await releaseIdempotencyKey(ctx.db, claim);
   });
 }

@@ -46,7 +46,7 @@ export function registerJsonBody(app: FastifyInstance): void {
       const text = body as string;
       if (text.trim() === '') return done(null, undefined);
       if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
-        return done(new DomainError(400, 'BAD_REQUEST', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+        return done(new DomainError('BAD_REQUEST', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
       }
       return parseJson(request, text, done);
     },
@@ -55,8 +55,11 @@ export function registerJsonBody(app: FastifyInstance): void {
   app.addHook('preParsing', async (request, _reply, payload) => {
     const encoding = request.headers['content-encoding']?.trim().toLowerCase();
     if (!encoding || encoding === 'identity') return payload;
+    // Without a body the header describes nothing (a GET, a body-less POST): nothing to refuse.
+    const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+    if (!hasBody) return payload;
     if (encoding !== 'gzip' && encoding !== 'x-gzip') {
-      throw new DomainError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding must be gzip or identity');
+      throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding must be gzip or identity');
     }
     const gunzip = createGunzip() as ReturnType<typeof createGunzip> & { receivedEncodedLength: number };
     // Fastify compares Content-Length with the bytes received, which are the encoded ones.

@@ -31,12 +31,18 @@ Unknown body fields are refused (422). A body that is not JSON answers 415, over
 
 **Tenancy.** A key sees only its own company's data; another company's id answers 404, exactly like an id that does not exist.`;
 
-export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+/** `webhooks`: the OpenAPI 3.1 section describing the requests this service sends (from the webhooks module). */
+export async function registerOpenApi(
+  app: FastifyInstance,
+  config: Config,
+  documents: { webhooks: Record<string, unknown> },
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Recruiting Public API', version: '1.0.0', description: DESCRIPTION },
       servers: [{ url: config.baseUrl }],
+      webhooks: documents.webhooks as never,
       components: {
         securitySchemes: {
           [API_KEY_SCHEME]: {

@@ -1,6 +1,6 @@
-// The one pagination helper: query parameters, envelope schema and envelope builder for every
-// list endpoint, so the rules of decisions.md (page >= 0, 1 <= size <= 100, defaults 0 and 20,
-// a page past the end is an empty 200) live in one place.
+// The HTTP side of pagination: query parameters and envelope schema for every list endpoint, so the
+// rules of docs/decisions.md (page >= 0, 1 <= size <= 100, defaults 0 and 20, a page past the end is
+// an empty 200) live in one place. Services build the envelope with src/shared/pagination.ts.
 import { Type, type TSchema } from 'typebox';
 
 export const MAX_PAGE_SIZE = 100;
@@ -16,11 +16,6 @@ export const PageQuery = {
   }),
 };
 
-export interface PageRequest {
-  page: number;
-  size: number;
-}
-
 export const PaginationSchema = Type.Object({
   page: Type.Integer({ description: 'Current zero-based page index' }),
   size: Type.Integer({ description: 'Items requested per page' }),
@@ -30,25 +25,4 @@ export const PaginationSchema = Type.Object({
 
 export function Paginated<T extends TSchema>(item: T) {
   return Type.Object({ data: Type.Array(item), pagination: PaginationSchema });
-}
-
-export interface Page<T> {
-  data: T[];
-  pagination: { page: number; size: number; totalElements: number; totalPages: number };
-}
-
-export function limitOffset(request: PageRequest): { limit: number; offset: number } {
-  return { limit: request.size, offset: request.page * request.size };
-}
-
-export function toPage<T>(data: T[], totalElements: number, request: PageRequest): Page<T> {
-  return {
-    data,
-    pagination: {
-      page: request.page,
-      size: request.size,
-      totalElements,
-      totalPages: Math.ceil(totalElements / request.size),
-    },
-  };
 }

@@ -76,6 +76,8 @@ export class RedisRateLimitStore implements RateLimitStore {
       maxRetriesPerRequest: 1,
       commandTimeout: options.commandTimeoutMs ?? 1000,
       connectTimeout: options.commandTimeoutMs ?? 1000,
+      // Connects on the first hit, so a process that never counts (the CLI) never dials.
+      lazyConnect: true,
     });
     // Connection errors surface on the command that needs Redis; don't crash on the event.
     this.#redis.on('error', () => {});

@@ -36,7 +36,7 @@ export function registerAuthFailureLimit(
         }
         if (window.count >= failuresPerMinute) {
           reply.header('Retry-After', String(Math.ceil(window.resetMs / 1000)));
-          throw new DomainError(429, 'TOO_MANY_REQUESTS', 'Too many failed authentications from this address; try again later');
+          throw new DomainError('TOO_MANY_REQUESTS', 'Too many failed authentications from this address; try again later');
         }
       },
       ...existing,
@@ -94,7 +94,7 @@ export function registerRateLimit(
         reply.header('RateLimit', `"per-key";r=${Math.max(0, limitPerMinute - window.count)};t=${resetSeconds}`);
         if (window.count > limitPerMinute) {
           reply.header('Retry-After', String(resetSeconds));
-          throw new DomainError(429, 'TOO_MANY_REQUESTS', `Rate limit of ${limitPerMinute} requests a minute exceeded`);
+          throw new DomainError('TOO_MANY_REQUESTS', `Rate limit of ${limitPerMinute} requests a minute exceeded`);
         }
       },
       ...existing,

@@ -1,5 +1,6 @@
 // What every service needs from the outside world, passed explicitly so tests can control it.
 import type { Db } from '../db/client.ts';
+import type { Translator } from '../adapters/translation/translator.ts';
 import type { Clock } from './clock.ts';
 import type { SecretBox } from './secret-box.ts';
 
@@ -8,6 +9,8 @@ export interface ServiceContext {
   clock: Clock;
   /** Seals and opens secrets kept at rest (webhook signing secrets). */
   secrets: SecretBox;
+  /** The configured machine translator (TRANSLATOR_URL); undefined: only stored translations are used. */
+  translator?: Translator | undefined;
 }
 
 /** Who is calling: resolved by the auth plugin from an API key or a user's access token. */

@@ -1,19 +1,33 @@
-// The domain error family. Services throw these; src/http/errors.ts maps them to the contract's
-// error envelope in one place, so no route builds an error body by hand.
+// The domain error family. Services throw these with a code and no HTTP status: src/http/errors.ts
+// maps each code to its status and the contract's error envelope in one place, so no route builds
+// an error body by hand and the CLI can report the same errors without knowing about HTTP.
 
 export interface ErrorDetail {
   field: string;
   message: string;
 }
 
+/** Every code an error may carry; http/errors.ts gives each its status (the map must be complete). */
+export type ErrorCode =
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'VALIDATION_ERROR'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'HTTPS_REQUIRED'
+  | 'BAD_REQUEST'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'TOO_MANY_REQUESTS'
+  | 'WEBHOOK_UNREACHABLE'
+  | 'SIGN_IN_EXPIRED'
+  | 'EMAIL_NOT_VERIFIED';
+
 export class DomainError extends Error {
-  readonly status: number;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly details: ErrorDetail[] | undefined;
 
-  constructor(status: number, code: string, message: string, details?: ErrorDetail[]) {
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[]) {
     super(message);
-    this.status = status;
     this.code = code;
     this.details = details;
   }
@@ -21,19 +35,19 @@ export class DomainError extends Error {
 
 export class NotFoundError extends DomainError {
   constructor(what: string) {
-    super(404, 'NOT_FOUND', `${what} not found`);
+    super('NOT_FOUND', `${what} not found`);
   }
 }
 
 export class ConflictError extends DomainError {
   constructor(message: string, details?: ErrorDetail[]) {
-    super(409, 'CONFLICT', message, details);
+    super('CONFLICT', message, details);
   }
 }
 
 export class ValidationError extends DomainError {
   constructor(details: ErrorDetail[], message = 'Request validation failed') {
-    super(422, 'VALIDATION_ERROR', message, details);
+    super('VALIDATION_ERROR', message, details);
   }
 
   static field(field: string, message: string): ValidationError {
@@ -43,12 +57,12 @@ export class ValidationError extends DomainError {
 
 export class UnauthorizedError extends DomainError {
   constructor(message = 'Missing or invalid API key') {
-    super(401, 'UNAUTHORIZED', message);
+    super('UNAUTHORIZED', message);
   }
 }
 
 export class ForbiddenError extends DomainError {
   constructor(message: string, details?: ErrorDetail[]) {
-    super(403, 'FORBIDDEN', message, details);
+    super('FORBIDDEN', message, details);
   }
 }

@@ -1,8 +1,8 @@
 // The first-start demo: a newcomer's first calls must answer something meaningful.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoIfEmpty, type DemoSeed } from '../../src/modules/demo/seed-demo.ts';
+import { seedDemoIfEmpty, type DemoSeed } from '../../src/tooling/demo/seed-demo.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
-import { countEvents } from '../applications/fixtures.ts';
+import { countEvents } from '../helpers/factories.ts';
 
 let t: TestApp;
 let demo: DemoSeed;

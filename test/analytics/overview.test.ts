@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveJobListing, closeJobListing } from '../../src/modules/job-listings/service.ts';
 import { DAY_MS } from '../helpers/clock.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
-import { applicant, makeListing } from '../applications/fixtures.ts';
+import { applicant, makeListing } from '../helpers/factories.ts';
 
 let t: TestApp;
 let tenant: Tenant;

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
-import { seedBulk, SeedBulkError } from '../../src/modules/demo/seed-bulk.ts';
+import { seedBulk, SeedBulkError } from '../../src/tooling/demo/seed-bulk.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
-import { countEvents } from '../applications/fixtures.ts';
+import { countEvents } from '../helpers/factories.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,7 +19,7 @@ async function one<T>(query: ReturnType<typeof sql>): Promise<T> {
 describe('seedBulk', () => {
   it('fills a new company with consistent listings, candidates, applications and history', async () => {
     const progress: string[] = [];
-    const result = await seedBulk(t.database, { listings: 20, candidates: 50, applications: 400, clock: t.clock, onProgress: (m) => progress.push(m) });
+    const result = await seedBulk(t, { listings: 20, candidates: 50, applications: 400, clock: t.clock, onProgress: (m) => progress.push(m) });
     expect(result).toMatchObject({ listings: 20, candidates: 50, applications: 400 });
     expect(progress).toEqual(['listings 20/20', 'candidates 50/50', 'applications 400/400']);
     const { companyId } = result;
@@ -63,18 +63,18 @@ describe('seedBulk', () => {
 
   it('seeds into an existing company, twice, without clashes', async () => {
     const tenant = await t.tenant();
-    await seedBulk(t.database, { companyId: tenant.companyId, listings: 3, candidates: 10, applications: 27, clock: t.clock });
-    await seedBulk(t.database, { companyId: tenant.companyId, listings: 3, candidates: 10, applications: 0, clock: t.clock });
+    await seedBulk(t, { companyId: tenant.companyId, listings: 3, candidates: 10, applications: 27, clock: t.clock });
+    await seedBulk(t, { companyId: tenant.companyId, listings: 3, candidates: 10, applications: 0, clock: t.clock });
     expect(await one(sql`select count(*)::int as n from candidates where company_id = ${tenant.companyId}`)).toEqual({ n: 20 });
     expect(await one(sql`select count(*)::int as n from applications where company_id = ${tenant.companyId}`)).toEqual({ n: 27 });
   });
 
   it('refuses impossible or invalid sizes before writing anything', async () => {
     const before = await one<{ n: number }>(sql`select count(*)::int as n from companies`);
-    await expect(seedBulk(t.database, { listings: 2, candidates: 3, applications: 7 })).rejects.toThrow(SeedBulkError);
-    await expect(seedBulk(t.database, { listings: 0, candidates: 3, applications: 1 })).rejects.toThrow(/at least one listing/);
-    await expect(seedBulk(t.database, { listings: -1, candidates: 3, applications: 0 })).rejects.toThrow(/--listings/);
-    await expect(seedBulk(t.database, { listings: 1, candidates: 1, applications: 0, companyId: '00000000-0000-4000-8000-000000000000' })).rejects.toThrow(/No company/);
+    await expect(seedBulk(t, { listings: 2, candidates: 3, applications: 7 })).rejects.toThrow(SeedBulkError);
+    await expect(seedBulk(t, { listings: 0, candidates: 3, applications: 1 })).rejects.toThrow(/at least one listing/);
+    await expect(seedBulk(t, { listings: -1, candidates: 3, applications: 0 })).rejects.toThrow(/--listings/);
+    await expect(seedBulk(t, { listings: 1, candidates: 1, applications: 0, companyId: '00000000-0000-4000-8000-000000000000' })).rejects.toThrow(/No company/);
     expect(await one(sql`select count(*)::int as n from companies`)).toEqual(before);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
-import { applicant, countEvents, countRows, eventsOf, makeListing } from '../applications/fixtures.ts';
+import { applicant, countEvents, countRows, eventsOf, makeListing } from '../helpers/factories.ts';
 
 let t: TestApp;
 beforeAll(async () => {

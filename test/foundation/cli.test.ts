@@ -1,12 +1,15 @@
-// The operator CLI, run as a real child process on the same database as an app under test:
-// PostgreSQL (this file's own database) when DATABASE_URL is set, else a fresh embedded data
-// directory, which the test opens in-process only while no CLI runs (the directory's lock).
+// The operator CLI on the same database as an app under test: PostgreSQL (this file's own
+// database) when DATABASE_URL is set, else a fresh embedded data directory, which the test opens
+// only while no CLI command runs (the directory's lock). Commands run in this process (runCli, the
+// function the entry file calls); what needs a real process runs one: the entry file itself, and
+// the data directory's lock between processes.
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { readMigrations } from '../../src/db/migrate.ts';
 import { childEnv } from '../helpers/child-env.ts';
@@ -21,8 +24,20 @@ interface CliResult {
   stderr: string;
 }
 
+/** Runs a command line in this process, with only the given settings (no process.env). */
+async function cli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    env: { LOG_LEVEL: 'silent', ...env },
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+  });
+  return { code, stdout, stderr };
+}
+
 /** Runs `node src/cli.ts ...args` (process.execPath is the project's Node 24) and waits for it. */
-function cli(args: string[], env: Record<string, string>): Promise<CliResult> {
+function cliProcess(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI, ...args], { env: childEnv(env) }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
@@ -31,8 +46,12 @@ function cli(args: string[], env: Record<string, string>): Promise<CliResult> {
 }
 
 /** Runs the CLI and parses its JSON output, failing the test with stderr if it did not succeed. */
-async function cliJson(args: string[], env: Record<string, string>): Promise<Record<string, unknown>> {
-  const result = await cli(args, env);
+async function cliJson(
+  args: string[],
+  env: Record<string, string>,
+  run: typeof cli = cli,
+): Promise<Record<string, unknown>> {
+  const result = await run(args, env);
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return JSON.parse(result.stdout) as Record<string, unknown>;
@@ -72,7 +91,11 @@ function getEnums(t: TestApp, apiKey: string) {
   return t.app.inject({ method: 'GET', url: '/public/v1/enums', headers: { 'x-api-key': apiKey } });
 }
 
-describe('operator CLI', () => {
+// Each command opens (and on a new embedded directory, migrates) the database anew, as the real
+// CLI does: on a busy machine that is slow, so these tests get more than the default 30 s.
+const SLOW = { timeout: 180_000 };
+
+describe('operator CLI', SLOW, () => {
   it('migrates, creates a company and a key that works over HTTP, lists it, and revokes it for the next request', async () => {
     // Embedded: a new directory, so every migration is applied; PostgreSQL: a copy of the migrated template.
     const allMigrations = readMigrations().map((migration) => migration.name);
@@ -160,13 +183,21 @@ describe('operator CLI', () => {
       expect(result.stdout).toContain(`cli -- ${command}`);
     }
   });
+
+  it('runs as a process: src/cli.ts prints JSON on stdout and exits 0, or explains on stderr and exits 2', async () => {
+    const company = await cliJson(['company', 'create', '--name', 'Process Co'], target, cliProcess);
+    expect(company).toMatchObject({ name: 'Process Co' });
+    const wrong = await cliProcess(['company', 'create'], target);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/--name is required/);
+  });
 });
 
-describe.skipIf(usingPostgres)('CLI on the embedded data directory', () => {
+describe.skipIf(usingPostgres)('CLI on the embedded data directory', SLOW, () => {
   it('fails at once, naming the holding process, while another process has the directory open', async () => {
     const holder = await openDatabase({ dataDir });
     try {
-      const refused = await cli(['migrate'], target);
+      const refused = await cliProcess(['migrate'], target);
       expect(refused.code).toBe(1);
       expect(refused.stdout).toBe('');
       expect(refused.stderr).toContain(`in use by process ${process.pid}`);
@@ -179,7 +210,7 @@ describe.skipIf(usingPostgres)('CLI on the embedded data directory', () => {
   it('takes over the lock of a process that died without releasing it', async () => {
     const deadPid = spawnSync(process.execPath, ['-e', '']).pid; // exited, like a killed server
     writeFileSync(join(dataDir!, 'recruiting.lock'), String(deadPid));
-    expect(await cliJson(['migrate'], target)).toEqual({ applied: [] });
+    expect(await cliJson(['migrate'], target, cliProcess)).toEqual({ applied: [] });
     expect(existsSync(join(dataDir!, 'recruiting.lock'))).toBe(false);
   });
 });

@@ -4,9 +4,10 @@
 import { desc, eq } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppInstance } from '../../src/app.ts';
+import type { AppInstance } from '../../src/http/app-instance.ts';
 import { principalOf } from '../../src/http/auth.ts';
-import { limitOffset, PageQuery, Paginated, toPage } from '../../src/http/pagination.ts';
+import { PageQuery, Paginated } from '../../src/http/pagination.ts';
+import { limitOffset, toPage } from '../../src/shared/pagination.ts';
 import { listApiKeys } from '../../src/modules/api-keys/service.ts';
 import { apiKeys } from '../../src/modules/api-keys/tables.ts';
 import { expectErrorEnvelope } from '../helpers/envelope.ts';

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/client.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 import { DAY_MS } from '../helpers/clock.ts';
+import { sweepRetention } from '../../src/maintenance/retention.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -96,4 +97,23 @@ it('refuses a malformed key', async () => {
     payload: listing,
   });
   expect(res.statusCode).toBe(422);
+});
+
+it('the scheduled sweep deletes keys past their 24-hour window and keeps the others', async () => {
+  const tenant = await t.tenant();
+  const keys = async () =>
+    (
+      await queryRows<{ key: string }>(
+        t.database.db,
+        sql`select idempotency_key as key from idempotency_keys where company_id = ${tenant.companyId} order by 1`,
+      )
+    ).map((row) => row.key);
+  const post = (key: string) =>
+    t.app.inject({ method: 'POST', url: '/public/v1/job-listings', headers: { ...tenant.headers, 'idempotency-key': key }, payload: listing });
+  expect((await post('old-key')).statusCode).toBe(201);
+  t.clock.advance(DAY_MS - 60_000);
+  expect((await post('new-key')).statusCode).toBe(201);
+  t.clock.advance(2 * 60_000); // old-key is now just past 24 hours, new-key two minutes old
+  expect((await sweepRetention(t.ctx, t.config.retention)).idempotencyKeys).toBeGreaterThanOrEqual(1);
+  expect(await keys()).toEqual(['new-key']);
 });

@@ -102,6 +102,28 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('documents what the server answers before a route runs: 400/413/415 on every method that carries a body, 400/414 with path parameters, 409 on every POST (Idempotency-Key in progress)', async () => {
+    for (const { op, name, method } of publicOperations()) {
+      if (method !== 'get') for (const status of [400, 413, 415]) expectEnvelopeResponse(op, status, name);
+      if ((op.parameters ?? []).some((p) => p.in === 'path')) for (const status of [400, 414]) expectEnvelopeResponse(op, status, name);
+      if (method === 'post') expectEnvelopeResponse(op, 409, name);
+      const idempotencyHeader = (op.parameters ?? []).some((p) => p.in === 'header' && p.name === 'idempotency-key');
+      expect(idempotencyHeader, `${name} documents Idempotency-Key only on POST`).toBe(method === 'post');
+    }
+    // And the server does answer them: a body-less POST with a body that is not JSON, too large
+    // or malformed; a DELETE with a malformed body; a path that does not decode or is too long.
+    const { headers } = await t.tenant();
+    const url = `/public/v1/webhooks/${randomUUID()}/rotate-secret`;
+    const post = (extra: Record<string, string>, payload: string) => t.app.inject({ method: 'POST', url, headers: { ...headers, ...extra }, payload });
+    expect((await post({ 'content-type': 'text/plain' }, 'hello')).statusCode).toBe(415);
+    expect((await post({ 'content-type': 'application/json' }, '{')).statusCode).toBe(400);
+    expect((await post({ 'content-type': 'application/json' }, `"${'x'.repeat(1024 * 1024)}"`)).statusCode).toBe(413);
+    const del = await t.app.inject({ method: 'DELETE', url: `/public/v1/webhooks/${randomUUID()}`, headers: { ...headers, 'content-type': 'application/json' }, payload: '{' });
+    expect(del.statusCode).toBe(400);
+    expect((await t.app.inject({ url: '/public/v1/candidates/%', headers })).statusCode).toBe(400);
+    expect((await t.app.inject({ url: `/public/v1/candidates/${'a'.repeat(101)}`, headers })).statusCode).toBe(414);
+  });
+
   it('matches what the routes do: 401 without a key, 403 naming the scope with a key that lacks it', async () => {
     const keys = new Map<Scope, string>();
     const { companyId } = await t.tenant(['analytics:read']);

@@ -1,5 +1,5 @@
 // Migrations are hand-written SQL; each module's Drizzle tables.ts must mirror them. This compares
-// every table declared in src/modules/*/tables.ts with the migrated database: each declared column
+// every table declared in src/modules/*/tables.ts and src/infra/*/tables.ts with the migrated database: each declared column
 // exists there with the same type and nullability. (The database may hold more, e.g. indexes or
 // columns only raw SQL reads.)
 import { existsSync, readdirSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/test-app.ts';
 
-const MODULES_DIR = fileURLToPath(new URL('../../src/modules', import.meta.url));
+const TABLE_DIRS = ['../../src/modules', '../../src/infra'].map((dir) => fileURLToPath(new URL(dir, import.meta.url)));
 
 /** Spells a type the way both sides can agree on (Drizzle writes varchar, PostgreSQL character varying). */
 function normalizeType(type: string): string {
@@ -25,8 +25,8 @@ function normalizeType(type: string): string {
 
 async function declaredTables() {
   const tables = [];
-  for (const module of readdirSync(MODULES_DIR)) {
-    const file = join(MODULES_DIR, module, 'tables.ts');
+  for (const module of TABLE_DIRS.flatMap((dir) => readdirSync(dir).map((name) => join(dir, name)))) {
+    const file = join(module, 'tables.ts');
     if (!existsSync(file)) continue;
     const exports = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
     for (const value of Object.values(exports)) {

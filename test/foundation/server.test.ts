@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv } from '../helpers/child-env.ts';
+import { appendChildLogLines } from '../helpers/suite-log.ts';
 
 const SERVER = fileURLToPath(new URL('../../src/server.ts', import.meta.url));
 
@@ -40,7 +41,12 @@ async function startServer(dataDir: string): Promise<ServerProcess> {
   const output = { stdout: '', stderr: '' };
   child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      appendChildLogLines(output.stdout + output.stderr);
+      resolve(code);
+    }),
+  );
   const server = { child, output, exited, baseUrl: `http://127.0.0.1:${port}` };
   started.push(server);
   return server;
@@ -48,7 +54,8 @@ async function startServer(dataDir: string): Promise<ServerProcess> {
 
 /** Polls /readyz until it answers 200; fails early if the process exits instead. */
 async function waitUntilReady(server: ServerProcess): Promise<void> {
-  const deadline = Date.now() + 45_000;
+  // A first start migrates a new embedded database: on a busy shared machine that takes a while.
+  const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (server.child.exitCode !== null) {
       throw new Error(`server exited with ${server.child.exitCode}: ${server.output.stderr}`);
@@ -92,7 +99,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('server process on the embedd
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     expect(existsSync(lockFile())).toBe(false);
-  }, 60_000);
+  }, 180_000);
 
   it('prints no key on a later start, and a second server on the same directory fails at once naming the first', async () => {
     const server = await startServer(dataDir);
@@ -110,5 +117,5 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('server process on the embedd
     server.child.kill('SIGINT');
     expect(await server.exited).toBe(0);
     expect(existsSync(lockFile())).toBe(false);
-  }, 60_000);
+  }, 180_000);
 });

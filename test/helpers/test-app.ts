@@ -4,16 +4,20 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp, type AppInstance } from '../../src/app.ts';
+import { buildApp } from '../../src/app.ts';
+import { buildDeps } from '../../src/deps.ts';
+import type { AppInstance } from '../../src/http/app-instance.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/client.ts';
 import { startDatabase } from '../../src/db/start.ts';
 import type { ServiceContext } from '../../src/shared/context.ts';
-import { loadEncryptionKeys } from '../../src/shared/encryption-keys.ts';
+import { createLogger } from '../../src/shared/logger.ts';
+import type { Metrics } from '../../src/shared/metrics.ts';
 import { createApiKey } from '../../src/modules/api-keys/service.ts';
 import { ALL_SCOPES, type Scope } from '../../src/modules/api-keys/scopes.ts';
 import { createCompany } from '../../src/modules/companies/service.ts';
 import { TestClock } from './clock.ts';
+import { suiteLogStream } from './suite-log.ts';
 import { adminUrl, databaseUrlFor } from './postgres-url.ts';
 
 export interface TestDatabase {
@@ -78,6 +82,10 @@ export interface TestApp {
   clock: TestClock;
   ctx: ServiceContext;
   config: Config;
+  /** The app's metrics registry (pass `metrics.deliveries` to a worker to count its deliveries there). */
+  metrics: Metrics;
+  /** With `captureLogs`: every log line written so far, parsed. */
+  logs(): Array<Record<string, unknown>>;
   /** A new company with a key holding the given scopes (all by default). */
   tenant(scopes?: Scope[]): Promise<Tenant>;
   /** Another key for an existing company. */
@@ -93,8 +101,12 @@ export interface TestAppOptions {
    * copy of the template: to look at what a child process (the CLI) wrote there.
    */
   dataDir?: string;
+  /** Keeps the app's log lines (at LOG_LEVEL, default silent) for logs(). */
+  captureLogs?: boolean;
   /** PostgreSQL: opens this database (another app's, left in place on close) instead of a new copy. */
   databaseUrl?: string;
+  /** Receives the app's log lines instead of this run's log file (see suite-log.ts). */
+  logStream?: { write(line: string): void };
 }
 
 async function openDataDir(dataDir: string): Promise<TestDatabase> {
@@ -111,7 +123,9 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
   // Every injected request comes from 127.0.0.1, and suites send many keyless or wrong-key calls on
   // purpose: the per-address failure limit is raised here and tested on its own.
   const config = loadConfig({
-    LOG_LEVEL: 'silent',
+    // Every app logs (to this run's log file, not the terminal): the suite's final check scans
+    // all of it for secrets (test/helpers/suite-log.ts).
+    LOG_LEVEL: 'info',
     WEBHOOK_ALLOW_LOCAL: 'true',
     SEED_DEMO: 'false',
     DB_POOL_SIZE: '5',
@@ -125,11 +139,19 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
       ? await openSharedDatabase(options.databaseUrl)
       : await openTestDatabase(config);
   const clock = new TestClock();
-  const { box: secrets } = loadEncryptionKeys(config);
-  const app = await buildApp({ config, database: testDb.database, clock, secrets });
+  const logLines: string[] = [];
+  const suiteStream = options.logStream ?? suiteLogStream();
+  // Every app's lines go to this run's log file (scanned for secrets at the end); captureLogs also
+  // keeps them for logs().
+  const stream = options.captureLogs
+    ? { write: (line: string) => { logLines.push(line); suiteStream.write(line); } }
+    : suiteStream;
+  const deps = await buildDeps(config, { database: testDb.database, clock, log: createLogger(config, 'api', stream) });
+  const app = await buildApp(deps);
+  const { metrics } = deps;
   await options.configure?.(app);
   await app.ready();
-  const ctx: ServiceContext = { db: testDb.database.db, clock, secrets };
+  const ctx = deps.ctx;
 
   const keyFor = async (companyId: string, scopes: Scope[]) =>
     (await createApiKey(ctx, { companyId, label: 'test key', scopes })).rawKey;
@@ -141,6 +163,8 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
     clock,
     ctx,
     config,
+    metrics,
+    logs: () => logLines.map((line) => JSON.parse(line) as Record<string, unknown>),
     keyFor,
     async tenant(scopes = ALL_SCOPES) {
       const company = await createCompany(ctx, { name: `Company ${randomUUID().slice(0, 6)}` });
@@ -149,6 +173,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
     },
     async close() {
       await app.close();
+      await deps.close();
       await testDb.drop();
     },
   };

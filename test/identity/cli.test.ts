@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
+import { buildDeps } from '../../src/deps.ts';
 import { queryRows } from '../../src/db/client.ts';
 import { childEnv } from '../helpers/child-env.ts';
 import { buildTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../helpers/test-app.ts';
@@ -53,7 +54,9 @@ afterAll(async () => {
 /** The JWKS a server started now publishes (a new app: keys are read at start). */
 async function publishedKeys(): Promise<Array<{ kid: string }>> {
   if (shared) {
-    const app = await buildApp({ config: shared.config, database: shared.database, clock: shared.clock, secrets: shared.ctx.secrets });
+    const appDeps = await buildDeps(shared.config, { database: shared.database, clock: shared.clock, secrets: shared.ctx.secrets });
+    const app = await buildApp(appDeps);
+    app.addHook('onClose', () => appDeps.close());
     try {
       return (await app.inject({ method: 'GET', url: '/oauth2/jwks' })).json().keys;
     } finally {

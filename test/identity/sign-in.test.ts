@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
+import { buildDeps } from '../../src/deps.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { queryRows } from '../../src/db/client.ts';
 import { databaseAdapter } from '../../src/modules/oauth/adapter.ts';
@@ -149,7 +150,9 @@ describe('authorization-server storage', () => {
   });
 
   it('shares the generated keys between servers on one database', async () => {
-    const other = await buildApp({ config: t.config, database: t.database, clock: t.clock, secrets: t.ctx.secrets });
+    const otherDeps = await buildDeps(t.config, { database: t.database, clock: t.clock, secrets: t.ctx.secrets });
+    const other = await buildApp(otherDeps);
+    other.addHook('onClose', () => otherDeps.close());
     try {
       const mine = (await t.app.inject({ method: 'GET', url: '/oauth2/jwks' })).json();
       const theirs = (await other.inject({ method: 'GET', url: '/oauth2/jwks' })).json();

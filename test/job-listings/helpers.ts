@@ -1,7 +1,7 @@
 // Shared by the job listing suites: requests, a listing with every field, and event reads.
 import { and, asc, eq } from 'drizzle-orm';
 import type { TestApp } from '../helpers/test-app.ts';
-import { events } from '../../src/modules/outbox/tables.ts';
+import { events } from '../../src/infra/outbox/tables.ts';
 
 export const SECTOR_ID = '0f624620-bb62-4edb-aef6-f63ca252c66c'; // Software Development
 export const TAG_IT = 'b7d40ef9-2a57-454f-8430-2c066c75ad45'; // INDUSTRY Information Technology

@@ -1,8 +1,9 @@
 // AI translations through a configured LibreTranslate-compatible service (a local fake).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { createLibreTranslateTranslator } from '../../src/modules/translation/libretranslate.ts';
-import { TranslationFailedError, translatorFromConfig } from '../../src/modules/translation/translator.ts';
+import { createLibreTranslateTranslator } from '../../src/adapters/translation/libretranslate.ts';
+import { TranslationFailedError } from '../../src/adapters/translation/translator.ts';
+import { translatorFromConfig } from '../../src/deps.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { startFakeLibreTranslate, type FakeLibreTranslate } from './fake-libretranslate.ts';
 import { api, FULL } from './helpers.ts';

@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
-import { recordEvent } from '../../src/modules/outbox/record-event.ts';
+import { recordTestEvent } from '../helpers/events.ts';
 import { runWebhookWorkerOnce } from '../../src/modules/webhooks/delivery-worker.ts';
 import { resealSigningSecrets } from '../../src/modules/webhooks/service.ts';
 import { createWebhookTransport, type WebhookTransport } from '../../src/modules/webhooks/transport.ts';
@@ -21,7 +21,7 @@ import { buildTestApp, TEST_ENCRYPTION_KEY, type Tenant, type TestApp } from '..
 import { startReceiver, type ReceivedRequest, type Receiver } from '../webhooks/receiver.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
-const silentLog = { info() {}, warn() {}, error() {} };
+const silentLog = { debug() {}, info() {}, warn() {}, error() {} };
 
 let transport: WebhookTransport;
 let receiver: Receiver;
@@ -50,7 +50,7 @@ async function subscribe(t: TestApp, tenant: Tenant, path: string) {
 async function deliverOne(t: TestApp, tenant: Tenant, path: string, secrets = t.ctx.secrets): Promise<ReceivedRequest> {
   const before = receiver.requests.filter((r) => r.path === path).length;
   await t.ctx.db.transaction((tx) =>
-    recordEvent(tx, { companyId: tenant.companyId, type: 'job_listing.updated', data: { n: before }, occurredAt: t.clock.now() }),
+    recordTestEvent(tx, { companyId: tenant.companyId, type: 'job_listing.updated', data: { n: before }, occurredAt: t.clock.now() }),
   );
   await runWebhookWorkerOnce({ db: t.ctx.db, clock: t.clock, secrets, transport, log: silentLog, leaseMs: 60_000, concurrency: 5 });
   const received = receiver.requests.filter((r) => r.path === path);

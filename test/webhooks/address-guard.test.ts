@@ -4,14 +4,14 @@
 import type { LookupAddress } from 'node:dns';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { recordEvent } from '../../src/modules/outbox/record-event.ts';
+import { recordTestEvent } from '../helpers/events.ts';
 import { runWebhookWorkerOnce, type WorkerDeps } from '../../src/modules/webhooks/delivery-worker.ts';
 import { createSubscription } from '../../src/modules/webhooks/service.ts';
 import { createWebhookTransport, type Resolver, type WebhookTransport } from '../../src/modules/webhooks/transport.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
-const silentLog = { info() {}, warn() {}, error() {} };
+const silentLog = { debug() {}, info() {}, warn() {}, error() {} };
 
 let t: TestApp;
 let strict: WebhookTransport;
@@ -40,7 +40,7 @@ function deps(transport: WebhookTransport): WorkerDeps {
 }
 
 async function emit(companyId: string, type = 'application.created') {
-  return t.ctx.db.transaction((tx) => recordEvent(tx, { companyId, type, data: {}, occurredAt: t.clock.now() }));
+  return t.ctx.db.transaction((tx) => recordTestEvent(tx, { companyId, type, data: {}, occurredAt: t.clock.now() }));
 }
 
 async function create(tenant: Tenant, url: string) {

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
-import { recordEvent } from '../../src/modules/outbox/record-event.ts';
+import { recordTestEvent } from '../helpers/events.ts';
 import {
   attemptDelivery,
   claimDeliveries,
@@ -19,7 +19,7 @@ import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts'
 import { eventually, startReceiver, type ReceivedRequest, type Receiver } from './receiver.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
-const silentLog = { info() {}, warn() {}, error() {} };
+const silentLog = { debug() {}, info() {}, warn() {}, error() {} };
 
 let t: TestApp;
 let transport: WebhookTransport;
@@ -50,7 +50,7 @@ const work = (overrides: Partial<WorkerDeps> = {}) => runWebhookWorkerOnce(deps(
 
 /** Records an event the way services do: inside the transaction that makes the change. */
 async function emit(companyId: string, type: string, data: unknown) {
-  return t.ctx.db.transaction((tx) => recordEvent(tx, { companyId, type, data, occurredAt: t.clock.now() }));
+  return t.ctx.db.transaction((tx) => recordTestEvent(tx, { companyId, type, data, occurredAt: t.clock.now() }));
 }
 
 async function subscribe(tenant: Tenant, events: string[], path = '/hooks') {
@@ -83,6 +83,24 @@ function verify(secret: string, request: ReceivedRequest) {
 }
 
 describe('delivery', () => {
+  it('fans an event out only to subscriptions that existed when it occurred, even before fan-out ran', async () => {
+    const tenant = await t.tenant();
+    await subscribe(tenant, ['candidate.created'], '/fan-out-before');
+    await emit(tenant.companyId, 'candidate.created', { candidate: { id: 'c-before' } });
+    // The event is still in the outbox (no worker ran) when the second subscription is made.
+    t.clock.advance(1000);
+    const later = await subscribe(tenant, ['candidate.created'], '/fan-out-after');
+    await work();
+    expect(requestsTo('/fan-out-before')).toHaveLength(1);
+    expect(requestsTo('/fan-out-after')).toHaveLength(0);
+    expect(await deliveriesOf(tenant, later.id)).toEqual([]);
+
+    // It does get what happens after it was made.
+    await emit(tenant.companyId, 'candidate.created', { candidate: { id: 'c-after' } });
+    await work();
+    expect(requestsTo('/fan-out-after')).toHaveLength(1);
+  });
+
   it('sends application.created and application.status_changed signed; the standardwebhooks package verifies them', async () => {
     const tenant = await t.tenant();
     const sub = await subscribe(tenant, ['application.created', 'application.status_changed'], '/signed');
@@ -151,7 +169,7 @@ describe('delivery', () => {
     await subscribe(tenant, ['application.created'], '/rollback');
     await expect(
       t.ctx.db.transaction(async (tx) => {
-        await recordEvent(tx, { companyId: tenant.companyId, type: 'application.created', data: {}, occurredAt: t.clock.now() });
+        await recordTestEvent(tx, { companyId: tenant.companyId, type: 'application.created', data: {}, occurredAt: t.clock.now() });
         throw new Error('the change failed after the event was recorded');
       }),
     ).rejects.toThrow('the change failed');

@@ -8,13 +8,14 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { createCompany } from '../../src/modules/companies/service.ts';
-import { recordEvent } from '../../src/modules/outbox/record-event.ts';
+import { recordTestEvent } from '../helpers/events.ts';
 import { createSubscription } from '../../src/modules/webhooks/service.ts';
 import { createWebhookTransport, type WebhookTransport } from '../../src/modules/webhooks/transport.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import type { ServiceContext } from '../../src/shared/context.ts';
 import { createSecretBox, parseEncryptionKey } from '../../src/shared/secret-box.ts';
 import { openTestDatabase, TEST_ENCRYPTION_KEY, type TestDatabase } from '../helpers/test-app.ts';
+import { appendChildLogLines } from '../helpers/suite-log.ts';
 import { eventually, startReceiver, type Receiver } from './receiver.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -87,6 +88,7 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes on one PostgreSQL',
           .map((line) => JSON.parse(line) as Record<string, unknown>),
     };
     child.on('exit', (code, signal) => {
+      appendChildLogLines(output.join(''));
       if (code !== 0 && signal === null) output.push(`exited with code ${code}`);
     });
     workers.push(worker);
@@ -116,7 +118,7 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes on one PostgreSQL',
     for (let i = 0; i < count; i += 25) {
       await ctx.db.transaction(async (tx) => {
         for (let j = i; j < Math.min(count, i + 25); j++) {
-          ids.push((await recordEvent(tx, { companyId, type: 'application.created', data: { n: j }, occurredAt: new Date() })).id);
+          ids.push((await recordTestEvent(tx, { companyId, type: 'application.created', data: { n: j }, occurredAt: new Date() })).id);
         }
       });
     }
@@ -169,8 +171,9 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes on one PostgreSQL',
   it('two workers deliver a burst with no event sent twice', async () => {
     const { companyId } = await setUp('/shared');
     receiver.handler = () => ({ status: 200, body: 'ok', delayMs: 5 });
-    const a = startWorker('info');
-    const b = startWorker('info');
+    // Successes are logged at debug.
+    const a = startWorker('debug');
+    const b = startWorker('debug');
     const started = (w: Worker) => w.lines().some((line) => line.msg === 'webhook delivery worker started');
     await eventually(() => started(a) && started(b), 15_000, 'both workers to start');
 

@@ -9,7 +9,7 @@ describe('webhook worker settings', () => {
   });
 
   it('has sensible defaults', () => {
-    expect(loadConfig({})).toMatchObject({ webhookPollMs: 1000, webhookLeaseSeconds: 60, webhookConcurrency: 10 });
+    expect(loadConfig({})).toMatchObject({ webhookPollMs: 1000, webhookLeaseSeconds: 60, webhookConcurrency: 10, webhookSubscriptionConcurrency: 5 });
   });
 
   it.each([
@@ -17,6 +17,7 @@ describe('webhook worker settings', () => {
     ['WEBHOOK_POLL_MS', '0'],
     ['WEBHOOK_LEASE_SECONDS', '0'],
     ['WEBHOOK_CONCURRENCY', '1000'],
+    ['WEBHOOK_SUBSCRIPTION_CONCURRENCY', '0'],
     ['WEBHOOK_WORKER_IN_SERVER', 'maybe'],
   ])('refuses %s=%s naming the setting', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app.ts';
+import type { AppInstance } from '../../http/app-instance.ts';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { AnalyticsOverviewQuery, analyticsSchemas } from './schemas.ts';

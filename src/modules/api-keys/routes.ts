@@ -1,7 +1,7 @@
 // /settings/api-keys: a signed-in user manages their company's keys. Bearer token only (an API key
 // cannot mint keys); any member may list, only an ADMIN creates, renames or revokes.
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app.ts';
+import type { AppInstance } from '../../http/app-instance.ts';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { CreateApiKeyBody, UpdateApiKeyBody } from './schemas.ts';

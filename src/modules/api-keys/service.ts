@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, UnauthorizedError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import type { Principal, ServiceContext } from '../../shared/context.ts';
-import { findCompany } from '../companies/repo.ts';
+import { getCompany } from '../companies/service.ts';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, keyPrefixOf } from './key-format.ts';
 import {
   findApiKey,
@@ -79,7 +79,7 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
     else if (expiresAt <= now) details.push({ field: 'expiresAt', message: 'must be in the future' });
   }
   if (details.length > 0) throw new ValidationError(details);
-  if (!(await findCompany(ctx.db, input.companyId))) throw new NotFoundError('Company');
+  await getCompany(ctx, input.companyId); // NotFoundError('Company') for an unknown id
 
   const rawKey = generateApiKey();
   const row: ApiKeyRow = {

@@ -3,9 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import { ConflictError, ValidationError } from '../../shared/errors.ts';
-import { findCandidatesByIds } from '../candidates/repo.ts';
-import { findJobListingStatus } from '../job-listings/repo.ts';
-import { recordEvent } from '../outbox/record-event.ts';
+import { candidateSummariesByIds } from '../candidates/service.ts';
+import { lockJobListingStatus } from '../job-listings/service.ts';
+import { recordEvent } from '../../infra/outbox/record-event.ts';
 import {
   findApplicationsOfListing,
   insertApplicationsIfAbsent,
@@ -13,14 +13,14 @@ import {
   type ApplicationRow,
 } from './repo.ts';
 import { INITIAL_STAGE } from './stages.ts';
-import { toApplicationSummaryView } from './view.ts';
+import { withCandidate } from './view.ts';
 
 /**
  * Only an ACTIVE listing accepts applications. Inside the caller's transaction the listing row
  * stays share-locked, so it cannot be closed between this check and the insert.
  */
 export async function assertListingAcceptsApplications(tx: Db, companyId: string, jobListingId: string): Promise<void> {
-  const listing = await findJobListingStatus(tx, companyId, jobListingId);
+  const listing = await lockJobListingStatus(tx, companyId, jobListingId);
   // Another company's listing reads exactly like a missing one.
   if (!listing) throw ValidationError.field('jobListingId', 'no job listing with this id');
   if (listing.status !== 'ACTIVE') {
@@ -65,7 +65,12 @@ export async function enterPipeline(
     appliedAt: input.now,
     updatedAt: input.now,
   }));
-  const inserted = await insertApplicationsIfAbsent(tx, rows);
+  // Inserted in candidate id order, the same in every transaction, so overlapping imports into one
+  // listing take their locks on (listing, candidate) in one sequence and cannot deadlock.
+  const inserted = await insertApplicationsIfAbsent(
+    tx,
+    [...rows].sort((a, b) => (a.candidateId < b.candidateId ? -1 : a.candidateId > b.candidateId ? 1 : 0)),
+  );
   const result = new Map(inserted.map((application) => [application.candidateId, { application, created: true }]));
 
   const already = entries.map((entry) => entry.candidateId).filter((id) => !result.has(id));
@@ -86,16 +91,12 @@ export async function enterPipeline(
       changedAt: input.now,
     })),
   );
-  const candidates = new Map(
-    (await findCandidatesByIds(tx, input.companyId, inserted.map((application) => application.candidateId))).map(
-      (candidate) => [candidate.id, candidate],
-    ),
-  );
+  const candidates = await candidateSummariesByIds(tx, input.companyId, inserted.map((application) => application.candidateId));
   for (const application of inserted) {
     await recordEvent(tx, {
       companyId: input.companyId,
       type: 'application.created',
-      data: { application: toApplicationSummaryView(application, candidates.get(application.candidateId)!) },
+      data: { application: withCandidate(application, candidates) },
       occurredAt: input.now,
     });
   }

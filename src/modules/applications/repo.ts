@@ -1,43 +1,14 @@
 import { and, asc, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { candidates } from '../candidates/tables.ts';
 import { applications, applicationStatusHistory } from './tables.ts';
 
 export type ApplicationRow = typeof applications.$inferSelect;
 export type StatusHistoryRow = typeof applicationStatusHistory.$inferSelect;
 
-export interface CandidateSummaryRow {
-  id: string;
-  firstName: string;
-  lastName: string;
-  headline: string | null;
-  email: string;
-  phone: string | null;
-}
-
-export interface ApplicationWithCandidate {
-  application: ApplicationRow;
-  candidate: CandidateSummaryRow;
-}
-
-const candidateSummaryColumns = {
-  id: candidates.id,
-  firstName: candidates.firstName,
-  lastName: candidates.lastName,
-  headline: candidates.headline,
-  email: candidates.email,
-  phone: candidates.phone,
-};
-
-function selectWithCandidate(db: Db) {
-  return db
-    .select({ application: applications, candidate: candidateSummaryColumns })
+export async function findApplication(db: Db, companyId: string, id: string): Promise<ApplicationRow | undefined> {
+  const [row] = await db
+    .select()
     .from(applications)
-    .innerJoin(candidates, eq(candidates.id, applications.candidateId));
-}
-
-export async function findApplication(db: Db, companyId: string, id: string): Promise<ApplicationWithCandidate | undefined> {
-  const [row] = await selectWithCandidate(db)
     .where(and(eq(applications.companyId, companyId), eq(applications.id, id)))
     .limit(1);
   return row;
@@ -73,17 +44,7 @@ export async function updateApplicationStatus(
   return row;
 }
 
-/** Inserts unless the candidate already applied to the listing; undefined then. */
-export async function insertApplicationIfAbsent(db: Db, row: ApplicationRow): Promise<ApplicationRow | undefined> {
-  const [inserted] = await db
-    .insert(applications)
-    .values(row)
-    .onConflictDoNothing({ target: [applications.jobListingId, applications.candidateId] })
-    .returning();
-  return inserted;
-}
-
-/** Bulk form of insertApplicationIfAbsent: answers the rows actually inserted. */
+/** Inserts the rows whose candidate has not applied to the listing yet; answers the rows inserted. */
 export async function insertApplicationsIfAbsent(db: Db, rows: ApplicationRow[]): Promise<ApplicationRow[]> {
   if (rows.length === 0) return [];
   return db
@@ -129,7 +90,7 @@ export async function listApplications(
   companyId: string,
   filters: ApplicationFilters,
   page: { limit: number; offset: number },
-): Promise<{ rows: ApplicationWithCandidate[]; total: number }> {
+): Promise<{ rows: ApplicationRow[]; total: number }> {
   const conditions: SQL[] = [eq(applications.companyId, companyId)];
   if (filters.jobListingId) conditions.push(eq(applications.jobListingId, filters.jobListingId));
   if (filters.candidateId) conditions.push(eq(applications.candidateId, filters.candidateId));
@@ -137,7 +98,9 @@ export async function listApplications(
   if (filters.updatedSince) conditions.push(gte(applications.updatedAt, filters.updatedSince));
   const where = and(...conditions);
   const [rows, [{ total }]] = await Promise.all([
-    selectWithCandidate(db)
+    db
+      .select()
+      .from(applications)
       .where(where)
       .orderBy(desc(applications.appliedAt), desc(applications.id))
       .limit(page.limit)

@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app.ts';
+import type { AppInstance } from '../../http/app-instance.ts';
 import { principalOf } from '../../http/auth.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { translatorFromConfig } from '../translation/translator.ts';
 import type { LanguageOptions } from '../job-listings/service.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { PageQuery, Paginated } from '../../http/pagination.ts';
@@ -27,11 +26,7 @@ const read = { auth: { scope: 'applications:read' as const } };
 const write = { auth: { scope: 'applications:write' as const } };
 
 export async function applicationRoutes(app: AppInstance): Promise<void> {
-  const translator = translatorFromConfig(app.deps.config);
-  const language = (request: FastifyRequest): LanguageOptions => ({
-    acceptLanguage: request.headers['accept-language'],
-    translator,
-  });
+  const language = (request: FastifyRequest): LanguageOptions => ({ acceptLanguage: request.headers['accept-language'] });
   // The embedded listing's texts are in the negotiated language, said as for the listing itself.
   const send = (reply: FastifyReply, presented: PresentedApplication, status = 200) =>
     reply.status(status).header('Content-Language', presented.language).send(presented.application);

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { PageQuery } from '../../http/pagination.ts';
+import { candidateProperties } from '../candidates/schemas.ts';
 import { APPLICATION_SOURCES, APPLICATION_STAGES } from './stages.ts';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -105,5 +106,26 @@ export const ApplicationListQuery = Type.Object(
 export type ApplicationListQuery = Static<typeof ApplicationListQuery>;
 
 export const ApplicationIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+/** A candidate's profile lists their applications: the pipeline's side of the candidate. */
+export const CandidateApplication = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    jobListingId: Type.String({ format: 'uuid' }),
+    status: Type.Enum(APPLICATION_STAGES),
+    source: Type.String(),
+    appliedAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'CandidateApplication', description: "A summary of one of the candidate's applications" },
+);
+
+export const CandidateProfile = Type.Object(
+  {
+    ...candidateProperties,
+    applications: Type.Array(Type.Ref('CandidateApplication'), { description: 'Newest first' }),
+  },
+  { $id: 'CandidateProfile', description: 'The full candidate profile' },
+);
 
 export const applicationSchemas = [ApplicationSummary, Application, ApplicationStatusChange];

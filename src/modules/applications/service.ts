@@ -1,22 +1,38 @@
 import { randomUUID } from 'node:crypto';
-import { limitOffset, toPage, type Page, type PageRequest } from '../../http/pagination.ts';
+import { limitOffset, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
 import type { Principal, ServiceContext } from '../../shared/context.ts';
 import { ConflictError, NotFoundError } from '../../shared/errors.ts';
-import { findOrCreateCandidate } from '../candidates/service.ts';
+import {
+  assertNoDuplicateEmails,
+  candidateSummariesByIds,
+  findOrCreateCandidate,
+  getCandidate,
+  importCandidateRows,
+  type CandidateView,
+} from '../candidates/service.ts';
+import type { ImportCandidatesBody } from '../candidates/schemas.ts';
 import { getJobListing, type JobListingView, type LanguageOptions } from '../job-listings/service.ts';
-import { recordEvent } from '../outbox/record-event.ts';
-import { assertListingAcceptsApplications, enterPipeline } from './pipeline.ts';
+import { recordEvent } from '../../infra/outbox/record-event.ts';
+import { addCandidatesToPipeline, assertListingAcceptsApplications, enterPipeline } from './pipeline.ts';
 import {
   findApplication,
   insertStatusHistory,
   listApplications as listApplicationRows,
+  listApplicationsOfCandidate,
   listStatusHistory,
   lockApplication,
   updateApplicationStatus as moveApplicationRow,
 } from './repo.ts';
 import type { ApplicationListQuery, SubmitApplicationBody, UpdateStatusBody } from './schemas.ts';
 import { decideMove, type ApplicationStage } from './stages.ts';
-import { toApplicationSummaryView, toStatusChangeView, type ApplicationSummaryView, type StatusChangeView } from './view.ts';
+import {
+  toStatusChangeView,
+  withCandidate,
+  type ApplicationSummaryView,
+  type StatusChangeView,
+} from './view.ts';
+import { transactionWithOneRetry, type Db } from '../../db/client.ts';
+import type { ApplicationRow } from './repo.ts';
 
 export type ApplicationView = ApplicationSummaryView & { jobListing: JobListingView };
 
@@ -38,14 +54,15 @@ export async function getApplication(
 ): Promise<PresentedApplication> {
   const found = await findApplication(ctx.db, companyId, id);
   if (!found) throw new NotFoundError('Application');
-  const { listing, language } = await getJobListing(
-    ctx,
-    companyId,
-    found.application.jobListingId,
-    options.acceptLanguage,
-    options.translator,
-  );
-  return { application: { ...toApplicationSummaryView(found.application, found.candidate), jobListing: listing }, language };
+  const [summary] = await summaries(ctx.db, companyId, [found]);
+  const { listing, language } = await getJobListing(ctx, companyId, found.jobListingId, options.acceptLanguage);
+  return { application: { ...summary, jobListing: listing }, language };
+}
+
+/** Applications with their candidates embedded (one query for the candidates of the page). */
+async function summaries(db: Db, companyId: string, rows: ApplicationRow[]): Promise<ApplicationSummaryView[]> {
+  const candidates = await candidateSummariesByIds(db, companyId, rows.map((row) => row.candidateId));
+  return rows.map((row) => withCandidate(row, candidates));
 }
 
 export async function listApplications(
@@ -64,11 +81,7 @@ export async function listApplications(
     },
     limitOffset(query),
   );
-  return toPage(
-    rows.map((row) => toApplicationSummaryView(row.application, row.candidate)),
-    total,
-    query,
-  );
+  return toPage(await summaries(ctx.db, companyId, rows), total, query);
 }
 
 /**
@@ -143,12 +156,12 @@ export async function updateApplicationStatus(
         changedAt: now,
       },
     ]);
-    const found = await findApplication(tx, companyId, id);
+    const [application] = await summaries(tx, companyId, [moved]);
     await recordEvent(tx, {
       companyId,
       type: 'application.status_changed',
       data: {
-        application: toApplicationSummaryView(moved, found!.candidate),
+        application,
         previousStatus: decision.from,
         newStatus: decision.to,
         reason,
@@ -174,4 +187,104 @@ export async function getApplicationHistory(
   if (!(await findApplication(ctx.db, companyId, id))) throw new NotFoundError('Application');
   const { rows, total } = await listStatusHistory(ctx.db, companyId, id, limitOffset(page));
   return toPage(rows.map(toStatusChangeView), total, page);
+}
+
+// --- candidates in pipelines ----------------------------------------------------------------------
+// The applications module owns the pipeline: what joins candidates to listings lives here, so the
+// candidates module never needs this one.
+
+export interface CandidateProfileView extends CandidateView {
+  applications: Array<{
+    id: string;
+    jobListingId: string;
+    status: ApplicationStage;
+    source: string;
+    appliedAt: string;
+    updatedAt: string;
+  }>;
+}
+
+/** A candidate with the applications they made to the company's listings, newest first. */
+export async function getCandidateProfile(ctx: ServiceContext, companyId: string, id: string): Promise<CandidateProfileView> {
+  const candidate = await getCandidate(ctx, companyId, id);
+  const applications = await listApplicationsOfCandidate(ctx.db, companyId, id);
+  return {
+    ...candidate,
+    applications: applications.map((application) => ({
+      id: application.id,
+      jobListingId: application.jobListingId,
+      status: application.status as ApplicationStage,
+      source: application.source,
+      appliedAt: application.appliedAt.toISOString(),
+      updatedAt: application.updatedAt.toISOString(),
+    })),
+  };
+}
+
+export interface ImportRowResult {
+  index: number;
+  candidateId: string;
+  email: string;
+  result: 'created' | 'updated';
+  applicationId: string | null;
+  applicationResult: 'created' | 'existing' | null;
+}
+
+export interface ImportResultView {
+  created: number;
+  updated: number;
+  applicationsCreated: number;
+  results: ImportRowResult[];
+}
+
+/**
+ * Upserts up to 1,000 candidates by email in one transaction: every row is validated first (the
+ * schema, then duplicates within the request), so one bad row writes nothing. With jobListingId
+ * each candidate also enters that listing's pipeline (source IMPORTED) unless already in it.
+ */
+export async function importCandidates(
+  ctx: ServiceContext,
+  principal: Principal,
+  body: ImportCandidatesBody,
+): Promise<ImportResultView> {
+  assertNoDuplicateEmails(body.candidates);
+  const { companyId } = principal;
+  const now = ctx.clock.now();
+
+  // Rows are written in a fixed order (see upsertCandidates and enterPipeline), so overlapping
+  // imports should not deadlock; if PostgreSQL still aborts one (deadlock or serialization
+  // failure), it runs once more.
+  return transactionWithOneRetry(ctx.db, async (tx) => {
+    if (body.jobListingId) await assertListingAcceptsApplications(tx, companyId, body.jobListingId);
+    const imported = await importCandidateRows(tx, companyId, body.candidates, now);
+    const pipeline = body.jobListingId
+      ? await addCandidatesToPipeline(tx, {
+          companyId,
+          jobListingId: body.jobListingId,
+          candidateIds: imported.map((candidate) => candidate.id),
+          source: 'IMPORTED',
+          apiKeyId: principal.apiKeyId,
+          now,
+        })
+      : undefined;
+
+    const results = imported.map((candidate, index): ImportRowResult => {
+      const application = pipeline?.get(candidate.id);
+      return {
+        index,
+        candidateId: candidate.id,
+        email: candidate.email,
+        result: candidate.inserted ? 'created' : 'updated',
+        applicationId: application?.id ?? null,
+        applicationResult: application ? (application.created ? 'created' : 'existing') : null,
+      };
+    });
+    const created = imported.filter((candidate) => candidate.inserted).length;
+    return {
+      created,
+      updated: imported.length - created,
+      applicationsCreated: results.filter((row) => row.applicationResult === 'created').length,
+      results,
+    };
+  });
 }

@@ -1,5 +1,6 @@
 // The pipeline stages of an application and what a move between them means. Any stage may be
 // moved to any other (the contract's rule); these helpers only describe the moves.
+import { CANDIDATE_SOURCES } from '../candidates/sources.ts';
 
 export const APPLICATION_STAGES = ['ACTIVE', 'IN_REVIEW', 'INTERVIEW', 'OFFER', 'HIRED', 'REJECTED', 'WITHDRAWN'] as const;
 export type ApplicationStage = (typeof APPLICATION_STAGES)[number];
@@ -8,15 +9,7 @@ export type ApplicationStage = (typeof APPLICATION_STAGES)[number];
 export const FUNNEL_STAGES = ['ACTIVE', 'IN_REVIEW', 'INTERVIEW', 'OFFER', 'HIRED'] as const satisfies readonly ApplicationStage[];
 
 /** Where an application came from. EXTERNAL is the default of a submitted application. */
-export const APPLICATION_SOURCES = [
-  'EXTERNAL',
-  'INTERNAL',
-  'REFERRAL',
-  'AGENCY',
-  'JOB_BOARD',
-  'CAREER_SITE',
-  'IMPORTED',
-] as const;
+export const APPLICATION_SOURCES = CANDIDATE_SOURCES;
 export type ApplicationSource = (typeof APPLICATION_SOURCES)[number];
 
 export const INITIAL_STAGE: ApplicationStage = 'ACTIVE';

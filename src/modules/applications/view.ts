@@ -1,5 +1,6 @@
 // Application rows to the shapes the API answers and the events carry.
-import type { ApplicationRow, CandidateSummaryRow, StatusHistoryRow } from './repo.ts';
+import type { CandidateSummaryView } from '../candidates/service.ts';
+import type { ApplicationRow, StatusHistoryRow } from './repo.ts';
 import type { ApplicationSource, ApplicationStage } from './stages.ts';
 
 export interface ApplicationSummaryView {
@@ -11,10 +12,10 @@ export interface ApplicationSummaryView {
   coverLetter: string | null;
   appliedAt: string;
   updatedAt: string;
-  candidate: CandidateSummaryRow;
+  candidate: CandidateSummaryView;
 }
 
-export function toApplicationSummaryView(row: ApplicationRow, candidate: CandidateSummaryRow): ApplicationSummaryView {
+export function toApplicationSummaryView(row: ApplicationRow, candidate: CandidateSummaryView): ApplicationSummaryView {
   return {
     id: row.id,
     jobListingId: row.jobListingId,
@@ -33,6 +34,13 @@ export function toApplicationSummaryView(row: ApplicationRow, candidate: Candida
       phone: candidate.phone,
     },
   };
+}
+
+/** The summary with its candidate taken from a map by id (every application has its candidate). */
+export function withCandidate(row: ApplicationRow, candidates: Map<string, CandidateSummaryView>): ApplicationSummaryView {
+  const candidate = candidates.get(row.candidateId);
+  if (!candidate) throw new Error(`application ${row.id} has no candidate ${row.candidateId}`);
+  return toApplicationSummaryView(row, candidate);
 }
 
 export interface StatusChangeView {

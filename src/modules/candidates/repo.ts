@@ -127,7 +127,9 @@ export async function upsertCandidates(
       from jsonb_to_recordset(${JSON.stringify(rows.map(toRecord))}::jsonb) as r(
         id uuid, first_name text, last_name text, email text, phone text, headline text, location text,
         skills text[], links text[], ord int)
-      order by r.ord
+      -- One order for every import (the normalized e-mail, as the unique index compares it): two
+      -- overlapping imports then take their row locks in the same sequence and never deadlock.
+      order by lower(r.email), r.ord
       on conflict (company_id, lower(email)) do update set
         first_name = excluded.first_name,
         last_name = excluded.last_name,

@@ -1,10 +1,12 @@
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app.ts';
+import type { AppInstance } from '../../http/app-instance.ts';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { Paginated } from '../../http/pagination.ts';
-import { CandidateListQuery, candidateSchemas, ImportCandidatesBody, MAX_IMPORT_ROWS } from './schemas.ts';
-import { getCandidateProfile, importCandidates, listCandidates } from './service.ts';
+import { CandidateApplication, CandidateProfile } from '../applications/schemas.ts';
+import { Candidate, CandidateListQuery, CandidateSummary, ImportCandidatesBody, ImportResult, MAX_IMPORT_ROWS } from './schemas.ts';
+import { getCandidateProfile, importCandidates } from '../applications/service.ts';
+import { listCandidates } from './service.ts';
 
 const tags = ['Candidates'];
 
@@ -56,4 +58,5 @@ export async function candidateRoutes(app: AppInstance): Promise<void> {
   );
 }
 
-export { candidateSchemas };
+/** In this order in the OpenAPI components; the profile's parts are the applications module's. */
+export const candidateSchemas = [CandidateSummary, Candidate, CandidateApplication, CandidateProfile, ImportResult];

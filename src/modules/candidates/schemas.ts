@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { PageQuery } from '../../http/pagination.ts';
-import { APPLICATION_SOURCES, APPLICATION_STAGES } from '../applications/stages.ts';
+import { CANDIDATE_SOURCES } from './sources.ts';
 
 export const MAX_IMPORT_ROWS = 1000;
 
@@ -22,13 +22,13 @@ export const CandidateSummary = Type.Object(summaryProperties, {
   description: 'The candidate summary embedded in an application',
 });
 
-const candidateProperties = {
+export const candidateProperties = {
   ...summaryProperties,
   location: Nullable(Type.String({ description: 'Free text, e.g. "Berlin, DE"' })),
   skills: Type.Array(Type.String()),
   links: Type.Array(Type.String({ description: 'URL of a profile, portfolio or CV' })),
   source: Type.String({
-    description: `How the candidate first reached the company: ${APPLICATION_SOURCES.join(', ')}`,
+    description: `How the candidate first reached the company: ${CANDIDATE_SOURCES.join(', ')}`,
   }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
@@ -36,26 +36,6 @@ const candidateProperties = {
 
 /** A candidate as listed (the profile without its applications). */
 export const Candidate = Type.Object(candidateProperties, { $id: 'Candidate' });
-
-export const CandidateApplication = Type.Object(
-  {
-    id: Type.String({ format: 'uuid' }),
-    jobListingId: Type.String({ format: 'uuid' }),
-    status: Type.Enum(APPLICATION_STAGES),
-    source: Type.String(),
-    appliedAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
-  },
-  { $id: 'CandidateApplication', description: "A summary of one of the candidate's applications" },
-);
-
-export const CandidateProfile = Type.Object(
-  {
-    ...candidateProperties,
-    applications: Type.Array(Type.Ref('CandidateApplication'), { description: 'Newest first' }),
-  },
-  { $id: 'CandidateProfile', description: 'The full candidate profile' },
-);
 
 export const CandidateListQuery = Type.Object(
   {
@@ -136,4 +116,3 @@ export const ImportResult = Type.Object(
   { $id: 'CandidateImportResult' },
 );
 
-export const candidateSchemas = [CandidateSummary, Candidate, CandidateApplication, CandidateProfile, ImportResult];

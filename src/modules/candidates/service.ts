@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
-import { limitOffset, toPage, type Page } from '../../http/pagination.ts';
-import type { Principal, ServiceContext } from '../../shared/context.ts';
+import { limitOffset, toPage, type Page } from '../../shared/pagination.ts';
+import type { ServiceContext } from '../../shared/context.ts';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
-import { recordEvent } from '../outbox/record-event.ts';
-import { addCandidatesToPipeline, assertListingAcceptsApplications } from '../applications/pipeline.ts';
-import { listApplicationsOfCandidate } from '../applications/repo.ts';
-import type { ApplicationStage } from '../applications/stages.ts';
+import { recordEvent } from '../../infra/outbox/record-event.ts';
 import {
   findCandidateByEmail,
   findCandidate,
@@ -16,7 +13,7 @@ import {
   upsertCandidates,
   type CandidateRow,
 } from './repo.ts';
-import type { CandidateInput, CandidateListQuery, ImportCandidatesBody } from './schemas.ts';
+import type { CandidateInput, CandidateListQuery } from './schemas.ts';
 
 export interface CandidateSummaryView {
   id: string;
@@ -34,17 +31,6 @@ export interface CandidateView extends CandidateSummaryView {
   source: string;
   createdAt: string;
   updatedAt: string;
-}
-
-export interface CandidateProfileView extends CandidateView {
-  applications: Array<{
-    id: string;
-    jobListingId: string;
-    status: ApplicationStage;
-    source: string;
-    appliedAt: string;
-    updatedAt: string;
-  }>;
 }
 
 export function toCandidateSummary(row: CandidateSummaryView): CandidateSummaryView {
@@ -84,21 +70,22 @@ export async function listCandidates(
   return toPage(rows.map(toCandidateView), total, query);
 }
 
-export async function getCandidateProfile(ctx: ServiceContext, companyId: string, id: string): Promise<CandidateProfileView> {
+/** The company's candidate; another company's id: 404. */
+export async function getCandidate(ctx: ServiceContext, companyId: string, id: string): Promise<CandidateView> {
   const row = await findCandidate(ctx.db, companyId, id);
   if (!row) throw new NotFoundError('Candidate');
-  const applications = await listApplicationsOfCandidate(ctx.db, companyId, id);
-  return {
-    ...toCandidateView(row),
-    applications: applications.map((application) => ({
-      id: application.id,
-      jobListingId: application.jobListingId,
-      status: application.status as ApplicationStage,
-      source: application.source,
-      appliedAt: application.appliedAt.toISOString(),
-      updatedAt: application.updatedAt.toISOString(),
-    })),
-  };
+  return toCandidateView(row);
+}
+
+/** The company's candidates with these ids, by id, as the summary embedded in applications. */
+export async function candidateSummariesByIds(
+  db: Db,
+  companyId: string,
+  ids: string[],
+): Promise<Map<string, CandidateSummaryView>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  return new Map((await findCandidatesByIds(db, companyId, unique)).map((row) => [row.id, toCandidateSummary(row)]));
 }
 
 async function recordCandidateCreated(tx: Db, row: CandidateRow, now: Date): Promise<void> {
@@ -157,7 +144,12 @@ export async function findOrCreateCandidate(
   return { candidate: raced, created: false };
 }
 
-/** Rows that repeat an earlier row's email (without letter case) make the whole import invalid. */
+/** Rows that repeat an earlier row's email (without letter case) make the whole import invalid (422). */
+export function assertNoDuplicateEmails(rows: CandidateInput[]): void {
+  const details = duplicateEmailDetails(rows);
+  if (details.length > 0) throw new ValidationError(details);
+}
+
 function duplicateEmailDetails(rows: CandidateInput[]): ErrorDetail[] {
   const firstIndex = new Map<string, number>();
   const details: ErrorDetail[] = [];
@@ -170,90 +162,46 @@ function duplicateEmailDetails(rows: CandidateInput[]): ErrorDetail[] {
   return details;
 }
 
-export interface ImportRowResult {
-  index: number;
-  candidateId: string;
+/** A candidate the import wrote: its id and email, and whether it was new. */
+export interface ImportedCandidate {
+  id: string;
   email: string;
-  result: 'created' | 'updated';
-  applicationId: string | null;
-  applicationResult: 'created' | 'existing' | null;
-}
-
-export interface ImportResultView {
-  created: number;
-  updated: number;
-  applicationsCreated: number;
-  results: ImportRowResult[];
+  inserted: boolean;
 }
 
 /**
- * Upserts up to 1,000 candidates by email in one transaction: every row is validated first (the
- * schema, then duplicates within the request), so one bad row writes nothing. With jobListingId
- * each candidate also enters that listing's pipeline (source IMPORTED) unless already in it.
+ * Upserts up to 1,000 candidates by email, inside the caller's transaction, with a
+ * candidate.created event for each new one. The caller has checked assertNoDuplicateEmails.
+ * Answers the candidates in the order of the input.
  */
-export async function importCandidates(
-  ctx: ServiceContext,
-  principal: Principal,
-  body: ImportCandidatesBody,
-): Promise<ImportResultView> {
-  const duplicates = duplicateEmailDetails(body.candidates);
-  if (duplicates.length > 0) throw new ValidationError(duplicates);
-  const { companyId } = principal;
-  const now = ctx.clock.now();
-
-  return ctx.db.transaction(async (tx) => {
-    if (body.jobListingId) await assertListingAcceptsApplications(tx, companyId, body.jobListingId);
-
-    const upserted = await upsertCandidates(
-      tx,
-      companyId,
-      body.candidates.map((row) => ({
-        id: randomUUID(),
-        firstName: row.firstName,
-        lastName: row.lastName,
-        email: row.email,
-        phone: row.phone ?? null,
-        headline: row.headline ?? null,
-        location: row.location ?? null,
-        skills: row.skills ?? null,
-        links: row.links ?? null,
-      })),
-      'IMPORTED',
-      now,
-    );
-    const byEmail = new Map(upserted.map((row) => [row.email.toLowerCase(), row]));
-    const createdIds = upserted.filter((row) => row.inserted).map((row) => row.id);
-    for (const row of await findCandidatesByIds(tx, companyId, createdIds)) await recordCandidateCreated(tx, row, now);
-
-    const candidateIds = body.candidates.map((row) => byEmail.get(row.email.toLowerCase())!.id);
-    const pipeline = body.jobListingId
-      ? await addCandidatesToPipeline(tx, {
-          companyId,
-          jobListingId: body.jobListingId,
-          candidateIds,
-          source: 'IMPORTED',
-          apiKeyId: principal.apiKeyId,
-          now,
-        })
-      : undefined;
-
-    const results = body.candidates.map((row, index): ImportRowResult => {
-      const candidate = byEmail.get(row.email.toLowerCase())!;
-      const application = pipeline?.get(candidate.id);
-      return {
-        index,
-        candidateId: candidate.id,
-        email: candidate.email,
-        result: candidate.inserted ? 'created' : 'updated',
-        applicationId: application?.id ?? null,
-        applicationResult: application ? (application.created ? 'created' : 'existing') : null,
-      };
-    });
-    return {
-      created: createdIds.length,
-      updated: upserted.length - createdIds.length,
-      applicationsCreated: results.filter((row) => row.applicationResult === 'created').length,
-      results,
-    };
+export async function importCandidateRows(
+  tx: Db,
+  companyId: string,
+  rows: CandidateInput[],
+  now: Date,
+): Promise<ImportedCandidate[]> {
+  const upserted = await upsertCandidates(
+    tx,
+    companyId,
+    rows.map((row) => ({
+      id: randomUUID(),
+      firstName: row.firstName,
+      lastName: row.lastName,
+      email: row.email,
+      phone: row.phone ?? null,
+      headline: row.headline ?? null,
+      location: row.location ?? null,
+      skills: row.skills ?? null,
+      links: row.links ?? null,
+    })),
+    'IMPORTED',
+    now,
+  );
+  const byEmail = new Map(upserted.map((row) => [row.email.toLowerCase(), row]));
+  const createdIds = upserted.filter((row) => row.inserted).map((row) => row.id);
+  for (const row of await findCandidatesByIds(tx, companyId, createdIds)) await recordCandidateCreated(tx, row, now);
+  return rows.map((row) => {
+    const candidate = byEmail.get(row.email.toLowerCase())!;
+    return { id: candidate.id, email: candidate.email, inserted: candidate.inserted };
   });
 }

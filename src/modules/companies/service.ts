@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
-import { findCompany, insertCompany, updateCompany, type CompanyRow } from './repo.ts';
+import { normalizeLanguageTag } from '../../shared/language-tags.ts';
+import { countCompanies, findCompany, insertCompany, updateCompany, type CompanyRow } from './repo.ts';
 
 export interface CompanyView {
   id: string;
@@ -25,19 +26,6 @@ function toCompanyView(row: CompanyRow): CompanyView {
 
 const LANGUAGE_PROBLEM = 'must be a BCP 47 language tag such as en or de-CH';
 
-/**
- * A BCP 47 language tag in its canonical spelling ("EN-us" -> "en-US"), or undefined if invalid.
- * The primary language must be an ISO 639 code (2 or 3 letters): BCP 47 also allows 5 to 8 letters,
- * which would let "english" through.
- */
-function canonicalLanguage(tag: string): string | undefined {
-  try {
-    const [canonical] = Intl.getCanonicalLocales(tag);
-    return /^[a-z]{2,3}(?:-|$)/.test(canonical) ? canonical : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export async function createCompany(
   ctx: Pick<ServiceContext, 'db' | 'clock'>,
@@ -46,7 +34,7 @@ export async function createCompany(
   const details: ErrorDetail[] = [];
   const name = input.name?.trim() ?? '';
   if (name.length < 1 || name.length > 200) details.push({ field: 'name', message: 'must be 1 to 200 characters' });
-  const defaultLanguage = canonicalLanguage(input.defaultLanguage ?? 'en');
+  const defaultLanguage = normalizeLanguageTag(input.defaultLanguage ?? 'en');
   if (!defaultLanguage) details.push({ field: 'defaultLanguage', message: LANGUAGE_PROBLEM });
   if (details.length > 0 || !defaultLanguage) throw new ValidationError(details);
   const now = ctx.clock.now();
@@ -62,6 +50,11 @@ export async function createCompany(
   return toCompanyView(row);
 }
 
+/** Whether any company exists yet (the demo seed runs only on an empty database). */
+export async function hasCompanies(ctx: ServiceContext): Promise<boolean> {
+  return (await countCompanies(ctx.db)) > 0;
+}
+
 export async function getCompany(ctx: ServiceContext, id: string): Promise<CompanyView> {
   const row = await findCompany(ctx.db, id);
   if (!row) throw new NotFoundError('Company');
@@ -75,7 +68,7 @@ export async function updateCompanySettings(
   patch: { requiresListingReview?: boolean; defaultLanguage?: string },
 ): Promise<CompanyView> {
   if (patch.defaultLanguage !== undefined) {
-    const defaultLanguage = canonicalLanguage(patch.defaultLanguage);
+    const defaultLanguage = normalizeLanguageTag(patch.defaultLanguage);
     if (!defaultLanguage) throw ValidationError.field('defaultLanguage', LANGUAGE_PROBLEM);
     patch = { ...patch, defaultLanguage };
   }

@@ -3,11 +3,10 @@
 // documentation integrators read.
 import { Type } from 'typebox';
 import type { FastifyReply } from 'fastify';
-import type { AppInstance } from '../../app.ts';
+import type { AppInstance } from '../../http/app-instance.ts';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { Paginated } from '../../http/pagination.ts';
-import { translatorFromConfig } from '../translation/translator.ts';
 import {
   CreateJobListingBody,
   ListJobListingsQuery,
@@ -53,7 +52,6 @@ function withLanguage(reply: FastifyReply, language: string): void {
 
 export async function jobListingRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
-  const translator = translatorFromConfig(app.deps.config);
   const read = { scope: 'jobs:read' } as const;
   const write = { scope: 'jobs:write' } as const;
 
@@ -76,7 +74,6 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
     async (request, reply) => {
       const { page, language } = await listJobListings(ctx, principalOf(request).companyId, request.query, {
         acceptLanguage: request.headers['accept-language'],
-        translator,
       });
       withLanguage(reply, language);
       return page;
@@ -99,7 +96,6 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
     async (request, reply) => {
       const result = await createJobListing(ctx, principalOf(request).companyId, request.body, {
         acceptLanguage: request.headers['accept-language'],
-        translator,
       });
       withLanguage(reply, result.language);
       return reply.status(201).send(result.listing);
@@ -125,7 +121,6 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
         principalOf(request).companyId,
         request.params.id,
         request.headers['accept-language'],
-        translator,
       );
       withLanguage(reply, result.language);
       return result.listing;
@@ -150,7 +145,6 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
     async (request, reply) => {
       const result = await updateJobListing(ctx, principalOf(request).companyId, request.params.id, request.body, {
         acceptLanguage: request.headers['accept-language'],
-        translator,
       });
       withLanguage(reply, result.language);
       return result.listing;
@@ -199,7 +193,6 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
       async (request, reply) => {
         const result = await move.run(ctx, principalOf(request).companyId, request.params.id, {
           acceptLanguage: request.headers['accept-language'],
-          translator,
         });
         withLanguage(reply, result.language);
         return result.listing;
@@ -246,7 +239,7 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
         request.params.id,
         request.params.lang,
         request.body,
-        { acceptLanguage: request.headers['accept-language'], translator },
+        { acceptLanguage: request.headers['accept-language'] },
       );
       withLanguage(reply, result.language);
       return result.listing;

@@ -3,20 +3,21 @@
 // so two concurrent moves of one listing serialize.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
-import { toPage, type Page, type PageRequest } from '../../http/pagination.ts';
+import { toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import { getCompany } from '../companies/service.ts';
-import { recordEvent } from '../outbox/record-event.ts';
+import { recordEvent } from '../../infra/outbox/record-event.ts';
 import type { JobListingStatus } from '../reference-data/enums.ts';
-import { existingSectorIds, existingTagIds } from '../reference-data/repo.ts';
-import type { Translator } from '../translation/translator.ts';
+import { knownSectorIds, knownTagIds } from '../reference-data/service.ts';
 import { normalizeCurrency } from './currencies.ts';
-import { normalizeLanguageTag } from './languages.ts';
+import type { JobListingEvent } from './events.ts';
+import { normalizeLanguageTag } from '../../shared/language-tags.ts';
 import { computeExpiresAt, transition, type ListingAction } from './lifecycle.ts';
 import {
   deleteJobListingRow,
   findJobListingAggregate,
+  findJobListingStatus,
   insertJobListing,
   listJobListingRows,
   lockExpiredActiveListings,
@@ -41,8 +42,6 @@ export interface PresentedJobListing {
 export interface LanguageOptions {
   /** The caller's Accept-Language header. */
   acceptLanguage?: string | undefined;
-  /** The configured machine translator, if any (none: only stored translations are used). */
-  translator?: Translator | undefined;
 }
 
 // --- reading ------------------------------------------------------------------------------------
@@ -53,11 +52,10 @@ export async function getJobListing(
   companyId: string,
   id: string,
   acceptLanguage?: string | undefined,
-  translator?: Translator | undefined,
 ): Promise<PresentedJobListing> {
   const aggregate = await findJobListingAggregate(ctx.db, companyId, id);
   if (!aggregate) throw new NotFoundError('Job listing');
-  return presentJobListing(ctx, aggregate, { acceptLanguage, translator });
+  return presentJobListing(ctx, aggregate, { acceptLanguage });
 }
 
 export interface ListJobListingsInput extends PageRequest {
@@ -80,6 +78,14 @@ export async function listJobListings(
   });
   const { items, language } = await presentJobListingItems(ctx, companyId, rows, options);
   return { page: toPage(items, total, input), language };
+}
+
+/**
+ * The listing's status, share-locked until the caller's transaction ends (so it cannot be closed
+ * while an application to it is being written). Undefined for a missing or another company's id.
+ */
+export async function lockJobListingStatus(tx: Db, companyId: string, id: string): Promise<{ id: string; status: string } | undefined> {
+  return findJobListingStatus(tx, companyId, id);
 }
 
 // --- validation ---------------------------------------------------------------------------------
@@ -129,13 +135,13 @@ async function validateFields(
   }
 
   if (input.sectorId) {
-    const found = await existingSectorIds(db, [input.sectorId]);
+    const found = await knownSectorIds(db, [input.sectorId]);
     if (!found.has(input.sectorId)) details.push({ field: 'sectorId', message: 'is not a known sector id (see GET /public/v1/sectors)' });
   }
 
   if (input.jobListingTags) {
     const ids = input.jobListingTags.map((link) => link.tagId);
-    const found = await existingTagIds(db, ids);
+    const found = await knownTagIds(db, ids);
     const seen = new Set<string>();
     ids.forEach((tagId, index) => {
       const field = `jobListingTags[${index}].tagId`;
@@ -226,16 +232,6 @@ function childrenFromInput(listingId: string, input: WritableInput): Partial<Lis
 }
 
 // --- events -------------------------------------------------------------------------------------
-
-export const JOB_LISTING_EVENTS = [
-  'job_listing.created',
-  'job_listing.updated',
-  'job_listing.published',
-  'job_listing.closed',
-  'job_listing.archived',
-  'job_listing.deleted',
-] as const;
-export type JobListingEvent = (typeof JOB_LISTING_EVENTS)[number];
 
 /** The event's data is the listing itself, texts as written (events do not depend on a language). */
 async function emit(tx: Db, type: JobListingEvent, aggregate: JobListingAggregate, occurredAt: Date): Promise<void> {

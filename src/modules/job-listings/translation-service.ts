@@ -17,9 +17,9 @@ import type { Db } from '../../db/client.ts';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import { getCompany } from '../companies/service.ts';
-import { recordEvent } from '../outbox/record-event.ts';
-import type { Translator } from '../translation/translator.ts';
-import { lookupCandidates, normalizeLanguageTag, sameLanguage } from './languages.ts';
+import { recordEvent } from '../../infra/outbox/record-event.ts';
+import type { Translator } from '../../adapters/translation/translator.ts';
+import { lookupCandidates, normalizeLanguageTag, sameLanguage } from '../../shared/language-tags.ts';
 import { transition } from './lifecycle.ts';
 import type { JobListingStatus } from '../reference-data/enums.ts';
 import {
@@ -45,7 +45,6 @@ import {
 
 interface LanguageOptions {
   acceptLanguage?: string | undefined;
-  translator?: Translator | undefined;
 }
 
 /** Whether a range (from Accept-Language) covers an available tag: de covers de and de-AT. */
@@ -105,17 +104,17 @@ export async function presentJobListing(
     const match = stored.find((language) => covers(candidate, language));
     if (match) {
       const lookup = new TranslationLookup(await findTranslations(ctx.db, [aggregate.listing.id], { languages: [match] }));
-      if (options.translator) {
+      if (ctx.translator) {
         // Best effort: texts still missing in this language get a machine translation.
-        await translateAndStore(ctx.db, options.translator, aggregate.listing.id, source, match, untranslated(aggregate, lookup), ctx.clock.now(), lookup);
+        await translateAndStore(ctx.db, ctx.translator, aggregate.listing.id, source, match, untranslated(aggregate, lookup), ctx.clock.now(), lookup);
       }
       return { listing: toJobListingView(aggregate, lookup), language: match };
     }
-    if (options.translator) {
+    if (ctx.translator) {
       const lookup = new TranslationLookup();
       const ok = await translateAndStore(
         ctx.db,
-        options.translator,
+        ctx.translator,
         aggregate.listing.id,
         source,
         candidate,
@@ -164,7 +163,7 @@ export async function presentJobListingItems(
           languageOf.set(row.id, found[0].language);
           break;
         }
-        if (options.translator) {
+        if (ctx.translator) {
           const key = `${row.language}|${candidate}`;
           if (!pending.has(key)) pending.set(key, { from: row.language, to: candidate, rows: [] });
           pending.get(key)!.rows.push(row);
@@ -176,7 +175,7 @@ export async function presentJobListingItems(
       const positions = [...new Set(batch.map((row) => row.position))];
       let results: string[];
       try {
-        results = await options.translator!.translate(positions, from, to);
+        results = await ctx.translator!.translate(positions, from, to);
       } catch {
         continue; // these items keep their originals
       }

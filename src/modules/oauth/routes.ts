@@ -20,6 +20,19 @@ export interface OAuthRouteOptions {
   signInMethods: readonly SignInMethod[];
 }
 
+/** The authorization server, for modules that add ways to sign in (identity providers). */
+export interface Identity {
+  provider: Provider;
+  /** Buttons on the sign-in page: push one per configured identity provider while registering routes. */
+  signInMethods: SignInMethod[];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    identity: Identity;
+  }
+}
+
 const FORM_BODY_LIMIT = 16 * 1024;
 
 // No script, no asset from elsewhere, never inside a frame (the consent page must not be clickjacked).
@@ -32,7 +45,7 @@ const PAGE_HEADERS = {
 
 class SignInExpiredError extends DomainError {
   constructor() {
-    super(400, 'SIGN_IN_EXPIRED', 'This sign-in has expired or was started in another browser: start again from the application');
+    super('SIGN_IN_EXPIRED', 'This sign-in has expired or was started in another browser: start again from the application');
   }
 }
 
@@ -148,7 +161,7 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
 
     scope.post<{ Params: { uid: string } }>(`${SIGN_IN_PREFIX}/:uid/dev`, { schema: hidden }, async (request, reply) => {
       if (!config.devSignIn) {
-        throw new DomainError(403, 'FORBIDDEN', 'The development sign-in is off on this server');
+        throw new DomainError('FORBIDDEN', 'The development sign-in is off on this server');
       }
       const interaction = await details(request, reply);
       const form = formBody(request.body);

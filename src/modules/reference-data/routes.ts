@@ -1,11 +1,9 @@
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app.ts';
-import { JOB_LISTING_STATUSES, POSITION_TYPES, WORK_PLACE_TYPES } from './enums.ts';
-import { listSectors, listTags } from './repo.ts';
+import type { AppInstance } from '../../http/app-instance.ts';
 import { Enums, Sector, Tag } from './schemas.ts';
+import { listEnums, listSectors, listTags } from './service.ts';
 
 export async function referenceDataRoutes(app: AppInstance): Promise<void> {
-  const { db } = app.deps.database;
   const auth = { scope: null };
 
   app.get(
@@ -18,13 +16,7 @@ export async function referenceDataRoutes(app: AppInstance): Promise<void> {
         response: { 200: Type.Array(Type.Ref('Sector')) },
       },
     },
-    async () =>
-      (await listSectors(db)).map((row) => ({
-        id: row.id,
-        name: row.name,
-        description: row.description,
-        subSectorId: row.parentId,
-      })),
+    async () => listSectors(app.ctx),
   );
 
   app.get(
@@ -33,7 +25,7 @@ export async function referenceDataRoutes(app: AppInstance): Promise<void> {
       config: { auth },
       schema: { tags: ['Reference data'], summary: 'List tags', response: { 200: Type.Array(Type.Ref('Tag')) } },
     },
-    async () => (await listTags(db)).map((row) => ({ id: row.id, name: row.name, tagType: row.tagType })),
+    async () => listTags(app.ctx),
   );
 
   app.get(
@@ -46,11 +38,7 @@ export async function referenceDataRoutes(app: AppInstance): Promise<void> {
         response: { 200: Type.Ref('Enums') },
       },
     },
-    async () => ({
-      PositionType: [...POSITION_TYPES],
-      WorkPlaceType: [...WORK_PLACE_TYPES],
-      JobListingStatus: [...JOB_LISTING_STATUSES],
-    }),
+    async () => listEnums(),
   );
 }
 

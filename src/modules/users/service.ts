@@ -50,7 +50,7 @@ export interface VerifiedIdentity {
 /** The identity provider did not vouch for the e-mail address: never link or create an account on it. */
 export class EmailNotVerifiedError extends DomainError {
   constructor() {
-    super(403, 'EMAIL_NOT_VERIFIED', 'The identity provider has not verified this e-mail address');
+    super('EMAIL_NOT_VERIFIED', 'The identity provider has not verified this e-mail address');
   }
 }
 

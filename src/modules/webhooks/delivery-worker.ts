@@ -5,30 +5,29 @@
 // a worker killed mid-send leaves a lease that runs out and the delivery is tried again.
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.ts';
-import type { Database, Db } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
+import { noDeliveryMetrics, type DeliveryMetrics } from '../../shared/metrics.ts';
 import {
   claimDueDeliveries,
   disableSubscription,
   finishClaimedDelivery,
   insertAttemptIfDeliveryExists,
-  insertDeliveries,
-  lockUndispatchedEvents,
-  markEventsDispatched,
+  insertDeliveriesForEvents,
   markSubscriptionFailing,
   markSubscriptionHealthy,
-  activeSubscriptionsOf,
   type ClaimedDelivery,
-  type DeliveryRow,
 } from './repo.ts';
+import { lockUndispatchedEvents, markEventDispatchFailed, markEventsDispatched } from '../../infra/outbox/repo.ts';
 import { attemptOutcome, failedLongEnoughToDisable } from './retry-schedule.ts';
 import { openSigningSecrets } from './service.ts';
 import { signedHeaders, signingSecrets, webhookBody } from './signature.ts';
-import { attemptError, createWebhookTransport, type WebhookTransport } from './transport.ts';
+import { attemptError, type WebhookTransport } from './transport.ts';
 
 /** The subset of a pino logger the worker uses (Fastify's app.log fits). */
 export interface WorkerLog {
+  debug(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
@@ -45,64 +44,84 @@ export interface WorkerDeps {
   leaseMs: number;
   /** Deliveries sent at the same time. */
   concurrency: number;
+  /**
+   * Deliveries of one subscription in flight at once, across all workers (default 5), so one
+   * company's slow endpoints cannot take every slot.
+   */
+  perSubscriptionConcurrency?: number;
   /** Jitter source for the retry schedule. */
   random?: () => number;
+  /** Attempts by outcome, and the time from event to receipt. */
+  metrics?: DeliveryMetrics;
 }
 
 const FAN_OUT_BATCH = 100;
+/** A poisoned event waits 30 s after its first failed fan-out, doubling up to an hour. */
+const FAN_OUT_RETRY_BASE_MS = 30_000;
+const FAN_OUT_RETRY_MAX_MS = 60 * 60 * 1000;
+
+export function fanOutRetryDelayMs(failures: number): number {
+  return Math.min(FAN_OUT_RETRY_BASE_MS * 2 ** Math.max(0, failures - 1), FAN_OUT_RETRY_MAX_MS);
+}
 
 /**
- * Fans one batch of undispatched events out into deliveries, in one transaction: each event gets a
- * delivery per active subscription of its company that lists its type and existed when it
- * occurred, and is marked dispatched. Returns the number of events handled.
+ * Fans one batch of undispatched events out into deliveries and marks them dispatched, in one
+ * transaction: each event gets a delivery per active subscription of its company that lists its
+ * type and existed when it occurred. The batch is one set-based statement; if it fails, each event
+ * is retried alone inside a savepoint, so the events that can be fanned out are, and the one that
+ * cannot is set aside (retried later, with a growing wait) instead of rolling the batch back on
+ * every poll forever. Returns the number of events handled (fanned out or set aside).
  */
-export async function dispatchEventBatch(deps: Pick<WorkerDeps, 'db' | 'clock'>, limit = FAN_OUT_BATCH): Promise<number> {
+export async function dispatchEventBatch(
+  deps: Pick<WorkerDeps, 'db' | 'clock'> & { log?: WorkerLog },
+  limit = FAN_OUT_BATCH,
+): Promise<number> {
   return deps.db.transaction(async (tx) => {
-    const batch = await lockUndispatchedEvents(tx, limit);
-    if (batch.length === 0) return 0;
     const now = deps.clock.now();
-    const subscriptions = await activeSubscriptionsOf(tx, [...new Set(batch.map((event) => event.companyId))]);
-    const deliveries: DeliveryRow[] = [];
-    for (const event of batch) {
-      for (const subscription of subscriptions) {
-        if (subscription.companyId !== event.companyId) continue;
-        if (!subscription.events.includes(event.type) || event.type === 'ping') continue;
-        if (subscription.createdAt > event.occurredAt) continue;
-        deliveries.push({
-          id: randomUUID(),
-          companyId: event.companyId,
-          subscriptionId: subscription.id,
-          eventId: event.id,
-          eventType: event.type,
-          payload: webhookBody(event),
-          status: 'PENDING',
-          attemptCount: 0,
-          retryStep: 0,
-          nextAttemptAt: now,
-          lockedUntil: null,
-          claimToken: null,
-          createdAt: now,
-          updatedAt: now,
+    const batch = await lockUndispatchedEvents(tx, limit, now);
+    if (batch.length === 0) return 0;
+    const payloads = batch.map((event) => ({ eventId: event.id, payload: webhookBody(event) }));
+    try {
+      await tx.transaction(async (savepoint) => {
+        await insertDeliveriesForEvents(savepoint, payloads, now);
+        await markEventsDispatched(savepoint, batch.map((event) => event.id), now);
+      });
+      return batch.length;
+    } catch {
+      // One of them is poisoned: find out which, event by event.
+    }
+    for (const item of payloads) {
+      try {
+        await tx.transaction(async (savepoint) => {
+          await insertDeliveriesForEvents(savepoint, [item], now);
+          await markEventsDispatched(savepoint, [item.eventId], now);
         });
+      } catch (error) {
+        const failures = await markEventDispatchFailed(
+          tx,
+          item.eventId,
+          (n) => new Date(now.getTime() + fanOutRetryDelayMs(n)),
+        );
+        deps.log?.error({ err: error, eventId: item.eventId, failures }, 'webhook fan-out of an event failed; set aside for a retry');
       }
     }
-    await insertDeliveries(tx, deliveries);
-    await markEventsDispatched(
-      tx,
-      batch.map((event) => event.id),
-      now,
-    );
     return batch.length;
   });
 }
 
-export async function claimDeliveries(deps: Pick<WorkerDeps, 'db' | 'clock' | 'leaseMs'>, limit: number) {
+export const DEFAULT_PER_SUBSCRIPTION_CONCURRENCY = 5;
+
+export async function claimDeliveries(
+  deps: Pick<WorkerDeps, 'db' | 'clock' | 'leaseMs' | 'perSubscriptionConcurrency'>,
+  limit: number,
+) {
   const now = deps.clock.now();
   return claimDueDeliveries(deps.db, {
     now,
     leaseUntil: new Date(now.getTime() + deps.leaseMs),
     token: randomUUID(),
     limit,
+    perSubscription: deps.perSubscriptionConcurrency ?? DEFAULT_PER_SUBSCRIPTION_CONCURRENCY,
   });
 }
 
@@ -164,9 +183,32 @@ export async function attemptDelivery(deps: WorkerDeps, claimed: ClaimedDelivery
     durationMs: result.durationMs,
     outcome: outcome.status,
   };
-  if (!applied) deps.log.warn(fields, 'webhook attempt finished after its lease was lost');
-  else if (outcome.status === 'DELIVERED') deps.log.info(fields, 'webhook delivered');
-  else deps.log.warn(fields, 'webhook attempt failed');
+  const metrics = deps.metrics ?? noDeliveryMetrics;
+  const attempt = delivery.attemptCount + 1;
+  // Routine successes at debug (one line per delivery would drown everything else at info);
+  // failures at warn, naming the subscription, since someone may need to act on them.
+  if (!applied) {
+    metrics.attempt('lease_lost', attempt);
+    deps.log.warn(fields, 'webhook attempt finished after its lease was lost');
+  } else if (outcome.status === 'DELIVERED') {
+    metrics.attempt('delivered', attempt);
+    const occurredAt = eventTime(delivery.payload);
+    if (occurredAt !== null) metrics.delivered((now.getTime() - occurredAt) / 1000);
+    deps.log.debug(fields, 'webhook delivered');
+  } else {
+    metrics.attempt(outcome.status === 'FAILED' ? 'failed' : 'retrying', attempt);
+    deps.log.warn(fields, 'webhook attempt failed');
+  }
+}
+
+/** The event's time, from the signed body's `timestamp` (see webhookBody). */
+function eventTime(payload: string): number | null {
+  try {
+    const at = Date.parse((JSON.parse(payload) as { timestamp?: string }).timestamp ?? '');
+    return Number.isNaN(at) ? null : at;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -252,34 +294,40 @@ export function runWebhookWorkerLoop(deps: WorkerDeps, options: LoopOptions): We
  * the server is the only worker there) or the `npm run worker` entry.
  */
 export function startWebhookWorker(input: {
-  database: Database;
-  config: Config;
+  db: Db;
+  config: Pick<Config, 'webhookLeaseSeconds' | 'webhookConcurrency' | 'webhookSubscriptionConcurrency' | 'webhookPollMs'>;
   clock: Clock;
   secrets: SecretBox;
   log: WorkerLog;
-  transport?: WebhookTransport;
+  metrics?: DeliveryMetrics;
+  /** Built once by the process (src/deps.ts), which also closes it. */
+  transport: WebhookTransport;
 }): WebhookWorker {
-  const transport = input.transport ?? createWebhookTransport({ allowLocal: input.config.webhookAllowLocal });
   const worker = runWebhookWorkerLoop(
     {
-      db: input.database.db,
+      db: input.db,
       clock: input.clock,
       secrets: input.secrets,
-      transport,
+      transport: input.transport,
+      metrics: input.metrics,
       log: input.log,
       leaseMs: input.config.webhookLeaseSeconds * 1000,
       concurrency: input.config.webhookConcurrency,
+      perSubscriptionConcurrency: input.config.webhookSubscriptionConcurrency,
     },
     { pollMs: input.config.webhookPollMs },
   );
   input.log.info(
-    { pollMs: input.config.webhookPollMs, concurrency: input.config.webhookConcurrency },
+    {
+      pollMs: input.config.webhookPollMs,
+      concurrency: input.config.webhookConcurrency,
+      perSubscriptionConcurrency: input.config.webhookSubscriptionConcurrency,
+    },
     'webhook delivery worker started',
   );
   return {
     async stop() {
       await worker.stop();
-      if (!input.transport) await transport.close();
     },
   };
 }

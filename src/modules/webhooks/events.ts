@@ -1,17 +1,42 @@
-import { JOB_LISTING_EVENTS } from '../job-listings/service.ts';
+// The webhook event catalogue (docs/decisions.md, "Webhook events"): the names a subscription may
+// list, derived from the events each module declares in its own events.ts, plus `ping`, sent only
+// by POST /webhooks/{id}/test to that one subscription. The OpenAPI `webhooks` section and
+// docs/webhooks.md are generated from the same entries.
+import type { DomainEventType } from '../../infra/outbox/record-event.ts';
+import { APPLICATION_EVENT_PAYLOADS, APPLICATION_EVENTS } from '../applications/events.ts';
+import { CANDIDATE_EVENT_PAYLOADS, CANDIDATE_EVENTS } from '../candidates/events.ts';
+import { JOB_LISTING_EVENT_PAYLOADS, JOB_LISTING_EVENTS } from '../job-listings/events.ts';
 
-// The event catalogue (decisions.md): the names a subscription may list. `ping` is sent only by
-// POST /webhooks/{id}/test, to that one subscription.
-export const WEBHOOK_EVENT_TYPES = [
-  'application.created',
-  'application.status_changed',
-  'candidate.created',
-  ...JOB_LISTING_EVENTS,
-  'ping',
-] as const;
+export const WEBHOOK_EVENT_TYPES = [...APPLICATION_EVENTS, ...CANDIDATE_EVENTS, ...JOB_LISTING_EVENTS, 'ping'] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+// Every event a service can record is in the catalogue (a compile error names any that is not).
+type Uncatalogued = Exclude<DomainEventType, WebhookEventType>;
+const everyEventCatalogued: [Uncatalogued] extends [never] ? true : Uncatalogued = true;
+void everyEventCatalogued;
+
 export function isWebhookEventType(value: string): value is WebhookEventType {
   return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/** When each event is sent and what its `data` holds (words and JSON Schema), in catalogue order. */
+export const WEBHOOK_EVENT_PAYLOADS: Record<WebhookEventType, { sentWhen: string; dataNote: string; data: object }> = {
+  ...APPLICATION_EVENT_PAYLOADS,
+  ...CANDIDATE_EVENT_PAYLOADS,
+  ...JOB_LISTING_EVENT_PAYLOADS,
+  ping: {
+    sentWhen: '`POST /webhooks/{id}/test` is called (sent to that subscription only)',
+    dataNote: '`{ subscriptionId }`',
+    data: { type: 'object', required: ['subscriptionId'], properties: { subscriptionId: { type: 'string', format: 'uuid' } } },
+  },
+};
+
+/** The catalogue table of docs/webhooks.md ("Event catalogue"); a test keeps the two the same. */
+export function webhookCatalogueMarkdown(): string {
+  const rows = WEBHOOK_EVENT_TYPES.map((type) => {
+    const { sentWhen, dataNote } = WEBHOOK_EVENT_PAYLOADS[type];
+    return `| \`${type}\` | ${sentWhen} | ${dataNote} |`;
+  });
+  return ['| Event | Sent when | `data` |', '|---|---|---|', ...rows].join('\n');
 }

@@ -1,20 +1,32 @@
 // SQL of the webhooks module: subscriptions, deliveries and their attempts, and the worker's
-// fan-out and claim queries.
+// fan-out and claim queries. The outbox's own queries (undispatched events) are src/infra/outbox/repo.ts.
 import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
-import { events } from '../outbox/tables.ts';
 import type { DeliveryStatus } from './retry-schedule.ts';
 import { webhookDeliveries, webhookDeliveryAttempts, webhookSubscriptions } from './tables.ts';
 
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookDeliveryAttempts.$inferSelect;
-export type EventRow = typeof events.$inferSelect;
 
 // ---- subscriptions ------------------------------------------------------------------------------
 
-export async function insertSubscription(db: Db, row: SubscriptionRow): Promise<void> {
-  await db.insert(webhookSubscriptions).values(row);
+/**
+ * Inserts the subscription unless the company already has `max` (active or not), in one
+ * transaction that holds a per-company lock, so two creates at once cannot both pass the count.
+ * Answers false when the cap was reached.
+ */
+export async function insertSubscriptionWithinCap(db: Db, row: SubscriptionRow, max: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('webhook_subscriptions'), hashtext(${row.companyId}))`);
+    const [{ total }] = await tx
+      .select({ total: count() })
+      .from(webhookSubscriptions)
+      .where(eq(webhookSubscriptions.companyId, row.companyId));
+    if (total >= max) return false;
+    await tx.insert(webhookSubscriptions).values(row);
+    return true;
+  });
 }
 
 export async function findSubscription(db: Db, companyId: string, id: string): Promise<SubscriptionRow | undefined> {
@@ -191,44 +203,39 @@ export async function requeueDelivery(db: Db, id: string, now: Date): Promise<De
 // ---- worker: fan-out ----------------------------------------------------------------------------
 
 /**
- * Locks a batch of events not yet fanned out. SKIP LOCKED: another worker's batch is passed over,
- * so workers never wait for each other and never fan out one event twice.
+ * Fans events out in one set-based statement: a delivery for each active subscription of the
+ * event's company that lists its type and existed when it occurred. The events travel as one JSON
+ * parameter and the pairs are made by the join, so the statement's size does not grow with the
+ * number of subscriptions (a VALUES list of every pair overflowed PostgreSQL's 65,535 bind
+ * parameters). Idempotent: a (subscription, event) pair already queued is skipped.
+ * `payloads` holds each event's exact signed body, built by the caller.
  */
-export async function lockUndispatchedEvents(tx: Db, limit: number): Promise<EventRow[]> {
-  return tx
-    .select()
-    .from(events)
-    .where(isNull(events.dispatchedAt))
-    .orderBy(asc(events.occurredAt), asc(events.id))
-    .limit(limit)
-    .for('update', { skipLocked: true });
-}
-
-export async function activeSubscriptionsOf(
+export async function insertDeliveriesForEvents(
   tx: Db,
-  companyIds: string[],
-): Promise<Array<Pick<SubscriptionRow, 'id' | 'companyId' | 'events' | 'createdAt'>>> {
-  if (companyIds.length === 0) return [];
-  return tx
-    .select({
-      id: webhookSubscriptions.id,
-      companyId: webhookSubscriptions.companyId,
-      events: webhookSubscriptions.events,
-      createdAt: webhookSubscriptions.createdAt,
-    })
-    .from(webhookSubscriptions)
-    .where(and(inArray(webhookSubscriptions.companyId, companyIds), eq(webhookSubscriptions.active, true)));
-}
-
-/** Idempotent: a (subscription, event) pair already queued is skipped. */
-export async function insertDeliveries(tx: Db, rows: DeliveryRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing();
-}
-
-export async function markEventsDispatched(tx: Db, ids: string[], at: Date): Promise<void> {
-  if (ids.length === 0) return;
-  await tx.update(events).set({ dispatchedAt: at }).where(inArray(events.id, ids));
+  payloads: Array<{ eventId: string; payload: string }>,
+  now: Date,
+): Promise<number> {
+  if (payloads.length === 0) return 0;
+  const at = now.toISOString();
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`
+      INSERT INTO webhook_deliveries
+        (id, company_id, subscription_id, event_id, event_type, payload, status, attempt_count, retry_step,
+         next_attempt_at, created_at, updated_at)
+      SELECT gen_random_uuid(), e.company_id, s.id, e.id, e.type, p.payload, 'PENDING', 0, 0,
+             ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
+      FROM jsonb_to_recordset(${JSON.stringify(payloads.map((p) => ({ event_id: p.eventId, payload: p.payload })))}::jsonb)
+             AS p(event_id uuid, payload text)
+      JOIN events e ON e.id = p.event_id
+      JOIN webhook_subscriptions s
+        ON s.company_id = e.company_id AND s.active AND e.type = ANY(s.events) AND s.created_at <= e.occurred_at
+      WHERE e.type <> 'ping'
+      ORDER BY e.occurred_at, e.id, s.id
+      ON CONFLICT (subscription_id, event_id) DO NOTHING
+      RETURNING id`,
+  );
+  return rows.length;
 }
 
 // ---- worker: claim and outcome ------------------------------------------------------------------
@@ -241,38 +248,63 @@ export interface ClaimedDelivery {
   previousSecretExpiresAt: Date | null;
 }
 
+/** Any constant: it only serializes claims, so per-subscription in-flight counts stay exact. */
+const CLAIM_LOCK_ID = 72_616_932;
+
 /**
- * Takes a lease on up to `limit` due deliveries of active subscriptions, in one statement.
- * FOR UPDATE SKIP LOCKED makes concurrent claimers take disjoint rows, and a row whose lease
- * another claimer has just committed no longer matches when re-checked, so each attempt is claimed
- * by exactly one worker. A lease that ran out (its worker died) makes the delivery due again.
+ * Takes a lease on up to `limit` due deliveries of active subscriptions, fairly:
+ * - per subscription, at most `perSubscription` deliveries in flight (leased and not run out),
+ *   counting every worker's, so endpoints that hang tie up only a few slots;
+ * - round-robin across companies (and, within a company, across its subscriptions): every
+ *   company's first due delivery is taken before any company's second, oldest first among equals.
+ * Claims are serialized by a transaction-scoped advisory lock: a claim is one short statement, and
+ * the count of deliveries in flight it reads is then never stale. A lease that ran out (its worker
+ * died) makes the delivery due again.
  */
 export async function claimDueDeliveries(
   db: Db,
-  input: { now: Date; leaseUntil: Date; token: string; limit: number },
+  input: { now: Date; leaseUntil: Date; token: string; limit: number; perSubscription: number },
 ): Promise<ClaimedDelivery[]> {
   const now = input.now.toISOString();
-  const claimed = await queryRows<{ id: string }>(
-    db,
-    sql`
-      WITH due AS (
-        SELECT d.id
-        FROM webhook_deliveries d
-        JOIN webhook_subscriptions s ON s.id = d.subscription_id
-        WHERE d.status = 'PENDING'
-          AND d.next_attempt_at <= ${now}::timestamptz
-          AND (d.locked_until IS NULL OR d.locked_until <= ${now}::timestamptz)
-          AND s.active
-        ORDER BY d.next_attempt_at, d.id
-        LIMIT ${input.limit}
-        FOR UPDATE OF d SKIP LOCKED
-      )
-      UPDATE webhook_deliveries d
-      SET locked_until = ${input.leaseUntil.toISOString()}::timestamptz, claim_token = ${input.token}::uuid
-      FROM due
-      WHERE d.id = due.id
-      RETURNING d.id`,
-  );
+  const claimed = await db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK_ID})`);
+    return queryRows<{ id: string }>(
+      tx,
+      sql`
+        WITH picks AS (
+          SELECT d.id, s.company_id, d.next_attempt_at, d.turn
+          FROM webhook_subscriptions s
+          CROSS JOIN LATERAL (
+            SELECT count(*)::int AS n FROM webhook_deliveries f
+            WHERE f.subscription_id = s.id AND f.status = 'PENDING' AND f.locked_until > ${now}::timestamptz
+          ) busy
+          CROSS JOIN LATERAL (
+            SELECT q.id, q.next_attempt_at, row_number() OVER (ORDER BY q.next_attempt_at, q.id) AS turn
+            FROM webhook_deliveries q
+            WHERE q.subscription_id = s.id
+              AND q.status = 'PENDING'
+              AND q.next_attempt_at <= ${now}::timestamptz
+              AND (q.locked_until IS NULL OR q.locked_until <= ${now}::timestamptz)
+            ORDER BY q.next_attempt_at, q.id
+            LIMIT greatest(${input.perSubscription}::int - busy.n, 0)
+          ) d
+          WHERE s.active
+        ),
+        ranked AS (
+          SELECT id, next_attempt_at,
+                 row_number() OVER (PARTITION BY company_id ORDER BY turn, next_attempt_at, id) AS company_turn
+          FROM picks
+        ),
+        chosen AS (
+          SELECT id FROM ranked ORDER BY company_turn, next_attempt_at, id LIMIT ${input.limit}
+        )
+        UPDATE webhook_deliveries d
+        SET locked_until = ${input.leaseUntil.toISOString()}::timestamptz, claim_token = ${input.token}::uuid
+        FROM chosen
+        WHERE d.id = chosen.id
+        RETURNING d.id`,
+    );
+  });
   if (claimed.length === 0) return [];
   return db
     .select({
@@ -359,4 +391,43 @@ export async function disableSubscription(
     .update(webhookSubscriptions)
     .set({ active: false, disabledReason: reason, updatedAt: now })
     .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.active, true)));
+}
+
+// ---- backlog (metrics) ---------------------------------------------------------------------------
+
+/** Undispatched events and pending deliveries: how many, and the oldest's time (null when none). */
+export async function countBacklog(db: Db): Promise<{ events: number; oldestEvent: Date | null; pending: number; oldestPending: Date | null }> {
+  const [row] = await queryRows<{ events: number; oldest_event: string | Date | null; pending: number; oldest_pending: string | Date | null }>(
+    db,
+    sql`
+      SELECT
+        (SELECT count(*)::int FROM events WHERE dispatched_at IS NULL) AS events,
+        (SELECT min(occurred_at) FROM events WHERE dispatched_at IS NULL) AS oldest_event,
+        (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'PENDING') AS pending,
+        (SELECT min(created_at) FROM webhook_deliveries WHERE status = 'PENDING') AS oldest_pending`,
+  );
+  const date = (value: string | Date | null) => (value === null ? null : new Date(value));
+  return { events: row!.events, oldestEvent: date(row!.oldest_event), pending: row!.pending, oldestPending: date(row!.oldest_pending) };
+}
+
+// ---- retention -------------------------------------------------------------------------------------
+
+/**
+ * Deletes up to `limit` finished deliveries (DELIVERED or FAILED) last changed before `before`;
+ * their attempts go with them (ON DELETE CASCADE). Pending deliveries are never pruned.
+ */
+export async function deleteFinishedDeliveriesBefore(db: Db, before: Date, limit: number): Promise<number> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`
+      DELETE FROM webhook_deliveries WHERE id IN (
+        SELECT id FROM webhook_deliveries
+        WHERE status <> 'PENDING' AND updated_at < ${before.toISOString()}::timestamptz
+        ORDER BY updated_at
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id`,
+  );
+  return rows.length;
 }

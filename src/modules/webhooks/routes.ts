@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app.ts';
+import type { AppInstance } from '../../http/app-instance.ts';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { PageQuery, Paginated } from '../../http/pagination.ts';
@@ -7,6 +7,7 @@ import { WEBHOOK_EVENT_TYPES } from './events.ts';
 import { CreateWebhookBody, UpdateWebhookBody } from './schemas.ts';
 import {
   createSubscription,
+  MAX_SUBSCRIPTIONS_PER_COMPANY,
   getSubscription,
   listDeliveriesPage,
   listSubscriptionsPage,
@@ -16,7 +17,6 @@ import {
   sendTestPing,
   updateSubscriptionSettings,
 } from './service.ts';
-import { createWebhookTransport } from './transport.ts';
 
 const tags = ['Webhooks'];
 const auth = { scope: 'webhooks:manage' as const };
@@ -39,8 +39,7 @@ const unreachable = {
 };
 
 export async function webhookRoutes(app: AppInstance): Promise<void> {
-  const transport = createWebhookTransport({ allowLocal: app.deps.config.webhookAllowLocal });
-  app.addHook('onClose', async () => transport.close());
+  const transport = app.deps.webhookTransport;
 
   app.post(
     '/public/v1/webhooks',
@@ -49,7 +48,7 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Create a webhook subscription',
-        description: `Answers the subscription with its signing \`secret\`, shown only this once.\n\n${CATALOGUE}\n\n${DELIVERY_NOTES}`,
+        description: `Answers the subscription with its signing \`secret\`, shown only this once. A company has at most ${MAX_SUBSCRIPTIONS_PER_COMPANY} subscriptions (active or not): the next create answers 422 VALIDATION_ERROR; delete one first, or list several events in one subscription.\n\n${CATALOGUE}\n\n${DELIVERY_NOTES}`,
         body: CreateWebhookBody,
         response: { 201: Type.Ref('WebhookSubscriptionWithSecret'), ...errorResponses([400, 415, 422]) },
       },

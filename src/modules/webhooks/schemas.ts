@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { WEBHOOK_EVENT_TYPES } from './events.ts';
+import { WEBHOOK_EVENT_PAYLOADS, WEBHOOK_EVENT_TYPES } from './events.ts';
 
 export const WebhookEventName = Type.Enum([...WEBHOOK_EVENT_TYPES], {
   description: 'An event name from the catalogue',
@@ -113,3 +113,61 @@ export const webhookSchemas = [
   WebhookDelivery,
   WebhookTestResult,
 ];
+
+const componentRefs = (schema: unknown): unknown =>
+  Array.isArray(schema)
+    ? schema.map(componentRefs)
+    : schema && typeof schema === 'object'
+      ? Object.fromEntries(
+          Object.entries(schema).map(([key, value]) =>
+            key === '$ref' && typeof value === 'string' ? [key, `#/components/schemas/${value}`] : [key, componentRefs(value)],
+          ),
+        )
+      : schema;
+
+/**
+ * The OpenAPI 3.1 `webhooks` section: one entry per catalogued event, the request this service
+ * sends (Standard Webhooks headers, the JSON envelope around the event's data).
+ */
+export function webhookEventsOpenApi(): Record<string, unknown> {
+  const header = (name: string, description: string) => ({ in: 'header', name, required: true, description, schema: { type: 'string' } });
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => {
+      const { sentWhen, data } = WEBHOOK_EVENT_PAYLOADS[type];
+      const summary = `Sent when ${sentWhen.replaceAll('`', '')}`;
+      return [
+        type,
+        {
+          post: {
+            summary,
+            description: `Sent to every active subscription listing \`${type}\`. Verify the signature before trusting the body (docs/webhooks.md).`,
+            parameters: [
+              header('webhook-id', 'The event id: the same on every retry and redelivery (deduplicate on it)'),
+              header('webhook-timestamp', 'Unix seconds when this attempt was signed'),
+              header('webhook-signature', 'v1,<base64 HMAC-SHA256> per secret (two during a secret rotation)'),
+            ],
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['id', 'type', 'timestamp', 'companyId', 'data'],
+                    properties: {
+                      id: { type: 'string', format: 'uuid' },
+                      type: { const: type },
+                      timestamp: { type: 'string', format: 'date-time' },
+                      companyId: { type: 'string', format: 'uuid' },
+                      data: componentRefs(data),
+                    },
+                  },
+                },
+              },
+            },
+            responses: { '2XX': { description: 'Received; any other answer (or none within 10 s) is retried' } },
+          },
+        },
+      ];
+    }),
+  );
+}

@@ -1,10 +1,11 @@
 // Webhook subscriptions and their delivery log, for the company that owns them. Every lookup is by
 // (companyId, id), so another company's subscription answers 404 like one that does not exist.
 import { randomUUID } from 'node:crypto';
-import { limitOffset, toPage, type Page, type PageRequest } from '../../http/pagination.ts';
+import { limitOffset, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
+import type { Backlog } from '../../shared/metrics.ts';
 import { isWebhookEventType } from './events.ts';
 import {
   deleteSubscription,
@@ -12,7 +13,7 @@ import {
   findSubscription,
   insertAttempt,
   insertDelivery,
-  insertSubscription,
+  insertSubscriptionWithinCap,
   listAttempts,
   listDeliveries,
   listSubscriptions,
@@ -21,6 +22,8 @@ import {
   listStoredSecrets,
   replaceStoredSecrets,
   updateSubscription,
+  countBacklog,
+  deleteFinishedDeliveriesBefore,
   type AttemptRow,
   type DeliveryRow,
   type SubscriptionRow,
@@ -28,6 +31,13 @@ import {
 import type { DeliveryStatus } from './retry-schedule.ts';
 import { generateSecret, signedHeaders, signingSecrets, webhookBody } from './signature.ts';
 import { attemptError, FAILURE_DESCRIPTIONS, type WebhookTransport } from './transport.ts';
+
+/**
+ * Subscriptions a company may have (active or not). Every event is fanned out to each of them, so
+ * the cap bounds the work one company's event makes; receivers that need more events use one
+ * subscription listing several.
+ */
+export const MAX_SUBSCRIPTIONS_PER_COMPANY = 100;
 
 /** Authenticated data of sealed signing secrets: a value sealed for something else does not open as one. */
 const SECRET_PURPOSE = 'webhook-signing-secret';
@@ -194,7 +204,12 @@ export async function createSubscription(
     createdAt: now,
     updatedAt: now,
   };
-  await insertSubscription(ctx.db, row);
+  if (!(await insertSubscriptionWithinCap(ctx.db, row, MAX_SUBSCRIPTIONS_PER_COMPANY))) {
+    throw new ValidationError(
+      [{ field: 'url', message: `the company already has ${MAX_SUBSCRIPTIONS_PER_COMPANY} webhook subscriptions (the most allowed)` }],
+      `A company can have at most ${MAX_SUBSCRIPTIONS_PER_COMPANY} webhook subscriptions; delete one before creating another`,
+    );
+  }
   return { ...toView(row), secret };
 }
 
@@ -309,7 +324,6 @@ export async function sendTestPing(
   });
   if (result.kind === 'failure') {
     throw new DomainError(
-      502,
       'WEBHOOK_UNREACHABLE',
       `The webhook endpoint could not be reached: ${FAILURE_DESCRIPTIONS[result.failure]}`,
     );
@@ -354,4 +368,22 @@ export async function redeliver(
   const row = await requeueDelivery(ctx.db, deliveryId, ctx.clock.now());
   if (!row) throw new NotFoundError('Webhook delivery');
   return toDeliveryView(row, await listAttempts(ctx.db, [row.id]));
+}
+
+/** The delivery backlog for /metrics: events not yet fanned out and deliveries not yet done, with the age of the oldest. */
+export async function webhookBacklog(ctx: ServiceContext): Promise<Backlog> {
+  const backlog = await countBacklog(ctx.db);
+  const now = ctx.clock.now().getTime();
+  const age = (at: Date | null) => (at === null ? 0 : Math.max(0, (now - at.getTime()) / 1000));
+  return {
+    outboxEvents: backlog.events,
+    outboxOldestSeconds: age(backlog.oldestEvent),
+    pendingDeliveries: backlog.pending,
+    pendingOldestSeconds: age(backlog.oldestPending),
+  };
+}
+
+/** Retention: deletes up to `limit` finished deliveries (with their attempts) older than `before`. */
+export async function pruneFinishedDeliveries(ctx: ServiceContext, before: Date, limit: number): Promise<number> {
+  return deleteFinishedDeliveriesBefore(ctx.db, before, limit);
 }

@@ -150,6 +150,10 @@ export function createWebhookTransport(options: TransportOptions): WebhookTransp
     async send(url, headers, body) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
+      // One deadline for the whole attempt: DNS, connect, headers and every byte of the body.
+      // undici's headersTimeout/bodyTimeout are idle timeouts a receiver can stretch by dripping
+      // a byte at a time; this signal cannot be.
+      const deadline = AbortSignal.timeout(timeoutMs);
       try {
         // undici's request() never follows redirects: a 3xx comes back as the answer (a failure).
         const response = await request(url, {
@@ -157,12 +161,14 @@ export function createWebhookTransport(options: TransportOptions): WebhookTransp
           headers: { 'content-type': 'application/json', 'user-agent': userAgent, ...headers },
           body,
           dispatcher: agent,
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: deadline,
         });
         const kept = await readLimited(response.body);
+        // An answer still arriving at the deadline is no answer in time, whatever its status.
+        if (deadline.aborted) return { kind: 'failure', failure: 'timeout', durationMs: elapsed() };
         return { kind: 'response', statusCode: response.statusCode, body: kept, durationMs: elapsed() };
       } catch (error) {
-        return { kind: 'failure', failure: classifyFailure(error), durationMs: elapsed() };
+        return { kind: 'failure', failure: deadline.aborted ? 'timeout' : classifyFailure(error), durationMs: elapsed() };
       }
     },
 
@@ -183,7 +189,7 @@ async function readLimited(body: AsyncIterable<Buffer> & { destroy(): unknown })
       if (size >= RESPONSE_BODY_LIMIT_BYTES) break; // leaving the loop destroys the stream
     }
   } catch {
-    // The answer's status is known; a body cut short (timeout, reset) keeps what arrived.
+    // A body cut short (reset, or the deadline: the caller checks) keeps what arrived.
   }
   const text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT_BYTES).toString('utf8');
   // PostgreSQL text cannot hold NUL characters.

@@ -1,0 +1,83 @@
+// The composition root: every dependency with a life of its own (database, clock, logger,
+// translator, webhook transport, rate-limit store) is built here, once per process, and handed to
+// the app, the worker loops and the CLI commands. Nothing else constructs them; services receive
+// what they need through the ServiceContext (`deps.ctx`).
+import type { Logger } from 'pino';
+import { createLogger } from './shared/logger.ts';
+import { createMetrics, type Metrics } from './shared/metrics.ts';
+import { createLibreTranslateTranslator } from './adapters/translation/libretranslate.ts';
+import type { Translator } from './adapters/translation/translator.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { startDatabase } from './db/start.ts';
+import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/rate-limit-store.ts';
+import { createWebhookTransport, type WebhookTransport } from './modules/webhooks/transport.ts';
+import { systemClock, type Clock } from './shared/clock.ts';
+import { loadEncryptionKeys } from './shared/encryption-keys.ts';
+import type { SecretBox } from './shared/secret-box.ts';
+import type { ServiceContext } from './shared/context.ts';
+
+export interface Deps {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  /** Seals and opens secrets kept at rest (ENCRYPTION_KEY, or the key file in DATA_DIR). */
+  secrets: SecretBox;
+  /** pino: JSON lines, pretty on a terminal; secrets redacted and e-mails masked (shared/logger.ts). */
+  log: Logger;
+  /** The process's Prometheus registry (shared/metrics.ts). */
+  metrics: Metrics;
+  /** Machine translation (TRANSLATOR_URL); undefined: none configured. */
+  translator: Translator | undefined;
+  webhookTransport: WebhookTransport;
+  rateLimitStore: RateLimitStore;
+  /** What services are called with. */
+  ctx: ServiceContext;
+  /** Closes what buildDeps opened (a database passed in stays open: its owner closes it). */
+  close(): Promise<void>;
+}
+
+/** Replacements for tests: a test database, a clock they can move, a fake translator. */
+export type DepsOverrides = Partial<Pick<Deps, 'database' | 'clock' | 'secrets' | 'log' | 'metrics' | 'translator' | 'webhookTransport' | 'rateLimitStore'>>;
+
+/** The translator the configuration switches on, or undefined when none is configured. */
+export function translatorFromConfig(config: Pick<Config, 'translatorUrl' | 'translatorApiKey'>): Translator | undefined {
+  if (!config.translatorUrl) return undefined;
+  return createLibreTranslateTranslator({ url: config.translatorUrl, apiKey: config.translatorApiKey });
+}
+
+
+export async function buildDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
+  // Keys first: a missing or malformed key stops the start before the database is touched.
+  const secrets = overrides.secrets ?? loadEncryptionKeys(config).box;
+  const database = overrides.database ?? (await startDatabase(config));
+  const clock = overrides.clock ?? systemClock;
+  const log = overrides.log ?? createLogger(config, 'api');
+  const metrics = overrides.metrics ?? createMetrics({ process: 'api' });
+  const translator = 'translator' in overrides ? overrides.translator : translatorFromConfig(config);
+  const webhookTransport = overrides.webhookTransport ?? createWebhookTransport({ allowLocal: config.webhookAllowLocal });
+  const rateLimitStore =
+    overrides.rateLimitStore ?? (config.redisUrl
+      ? new RedisRateLimitStore(config.redisUrl, { breakerOpenMs: config.redisBreakerMs })
+      : new MemoryRateLimitStore());
+  let closed = false;
+  return {
+    config,
+    database,
+    clock,
+    secrets,
+    log,
+    metrics,
+    translator,
+    webhookTransport,
+    rateLimitStore,
+    ctx: { db: database.db, clock, secrets, translator },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (!overrides.webhookTransport) await webhookTransport.close();
+      if (!overrides.rateLimitStore) await rateLimitStore.close();
+      if (!overrides.database) await database.close();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// One access line per request, written when the response is sent (Fastify's own two lines are
+// switched off), and the HTTP metrics recorded from the same facts. Routes are logged and counted
+// by their pattern (/public/v1/candidates/:id), never by their values; the URL is logged with the
+// values of `q` (free-text search) replaced, and the logger masks any e-mail address left in it.
+import type { FastifyInstance } from 'fastify';
+import type { Metrics } from '../shared/metrics.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The `error` code of an error response, for the access line. */
+    errorCode: string | undefined;
+  }
+}
+
+const UNMATCHED = '(unmatched)';
+
+/** The URL with the values of search parameters that carry personal data replaced. */
+export function redactUrl(url: string): string {
+  const query = url.indexOf('?');
+  if (query < 0) return url;
+  const params = new URLSearchParams(url.slice(query + 1));
+  for (const name of [...new Set(params.keys())]) {
+    if (name === 'q' || name === 'email') params.set(name, '[redacted]');
+  }
+  return `${url.slice(0, query)}?${params.toString()}`;
+}
+
+export function registerAccessLog(app: FastifyInstance, metrics: Metrics): void {
+  app.decorateRequest('errorCode', undefined);
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    // Error bodies are small envelopes: reading their code here keeps every error path uniform.
+    if (reply.statusCode >= 400 && typeof payload === 'string' && payload.length < 64 * 1024) {
+      try {
+        const code = (JSON.parse(payload) as { error?: unknown }).error;
+        if (typeof code === 'string') request.errorCode = code;
+      } catch {
+        // not JSON: no code
+      }
+    }
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? UNMATCHED;
+    const status = reply.statusCode;
+    metrics.httpRequest({ method: request.method, route, status }, reply.elapsedTime / 1000);
+    if (status === 401) metrics.authFailure(route);
+    if (status === 429) metrics.rateLimited(route);
+
+    const principal = request.principal as (typeof request.principal & { clientId?: string | null }) | null;
+    const line = {
+      method: request.method,
+      route,
+      url: redactUrl(request.url),
+      status,
+      durationMs: Math.round(reply.elapsedTime * 10) / 10,
+      companyId: principal?.companyId,
+      keyId: principal?.apiKeyId ?? undefined,
+      // An OAuth client, once bearer tokens authenticate (the principal then names it).
+      clientId: principal?.clientId ?? undefined,
+      error: request.errorCode,
+    };
+    if (status >= 500) request.log.error(line, 'request failed');
+    else request.log.info(line, 'request');
+  });
+}

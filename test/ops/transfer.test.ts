@@ -1,0 +1,203 @@
+// Backup and restore of the embedded database, and the move to PostgreSQL, through the real CLI
+// (child processes) on a populated data directory: keys keep working, webhook subscriptions keep
+// their (sealed) secrets and pending deliveries go out from the copy. The export needs the
+// machine's PostgreSQL, so it runs in the DATABASE_URL pass; backup and restore run in both.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordTestEvent } from '../helpers/events.ts';
+import { runWebhookWorkerOnce } from '../../src/modules/webhooks/delivery-worker.ts';
+import { createWebhookTransport, type WebhookTransport } from '../../src/modules/webhooks/transport.ts';
+import { childEnv } from '../helpers/child-env.ts';
+import { adminUrl, databaseUrlFor } from '../helpers/postgres-url.ts';
+import { buildTestApp, type Tenant } from '../helpers/test-app.ts';
+import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
+
+const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+const silentLog = { debug() {}, info() {}, warn() {}, error() {} };
+
+function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: childEnv(env) }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+async function cliJson(args: string[], env: Record<string, string>) {
+  const result = await cli(args, env);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as Record<string, unknown>;
+}
+
+let dir: string;
+let dataDir: string;
+let transport: WebhookTransport;
+let receiver: Receiver;
+// What the populated embedded database holds, as the API showed it.
+let tenant: Tenant;
+let listingId: string;
+let subscription: { id: string; secret: string };
+let pendingEventId: string;
+
+const embedded = () => ({ DATA_DIR: dataDir, DATABASE_URL: '', ENCRYPTION_KEY: '' });
+const openEmbedded = (directory = dataDir) => buildTestApp({ DATA_DIR: directory, ENCRYPTION_KEY: '' }, { dataDir: directory });
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'recruiting-transfer-'));
+  dataDir = join(dir, 'data');
+  transport = createWebhookTransport({ allowLocal: true });
+  receiver = await startReceiver((request) => (request.path === '/moved' ? { status: 200, body: 'ok' } : { status: 404 }));
+
+  const t = await openEmbedded();
+  try {
+    tenant = await t.tenant();
+    const listing = await t.app.inject({
+      method: 'POST',
+      url: '/public/v1/job-listings',
+      headers: tenant.headers,
+      payload: { position: 'Welder', positionType: 'FULL_TIME', workPlaceType: 'ON_SITE' },
+    });
+    expect(listing.statusCode).toBe(201);
+    listingId = listing.json().id;
+    const imported = await t.app.inject({
+      method: 'POST',
+      url: '/public/v1/candidates/import',
+      headers: tenant.headers,
+      payload: { candidates: [{ firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com', skills: ['COBOL'] }] },
+    });
+    expect(imported.statusCode).toBe(200);
+    const hook = await t.app.inject({
+      method: 'POST',
+      url: '/public/v1/webhooks',
+      headers: tenant.headers,
+      payload: { url: `${receiver.origin}/moved`, events: ['job_listing.updated'] },
+    });
+    expect(hook.statusCode).toBe(201);
+    subscription = hook.json();
+    // An event whose delivery has not gone out yet when the move happens.
+    pendingEventId = (
+      await t.ctx.db.transaction((tx) =>
+        recordTestEvent(tx, { companyId: tenant.companyId, type: 'job_listing.updated', data: { moved: true }, occurredAt: t.clock.now() }),
+      )
+    ).id;
+  } finally {
+    await t.close();
+  }
+}, 180_000);
+
+afterAll(async () => {
+  await transport?.close();
+  await receiver?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('backup and restore of the embedded database', () => {
+  it('refuses while a process holds the directory, backs up when stopped, and a restore answers with the same keys and data', async () => {
+    const holder = await openEmbedded();
+    const file = join(dir, 'backup.tar.gz');
+    try {
+      const refused = await cli(['backup', '--out', file], embedded());
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`in use by process ${process.pid}`);
+      expect(existsSync(file)).toBe(false);
+    } finally {
+      await holder.close();
+    }
+
+    const backup = await cliJson(['backup', '--out', file], embedded());
+    expect(backup).toMatchObject({ file });
+    expect(readFileSync(file).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b])); // gzip
+    expect((await cli(['backup', '--out', file], embedded())).stderr).toContain('already exists');
+
+    const restoredDir = join(dir, 'restored');
+    expect(await cliJson(['restore', '--in', file], { ...embedded(), DATA_DIR: restoredDir })).toMatchObject({
+      dataDir: restoredDir,
+      applied: [],
+    });
+    // Not over an existing database.
+    expect((await cli(['restore', '--in', file], embedded())).stderr).toContain('is not empty');
+
+    const restored = await openEmbedded(restoredDir);
+    try {
+      const res = await restored.app.inject({ url: `/public/v1/job-listings/${listingId}`, headers: tenant.headers });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().position.value).toBe('Welder');
+      // The key file came along: the restored install still signs with the subscription's secret.
+      await runWebhookWorkerOnce({
+        db: restored.ctx.db,
+        clock: restored.clock,
+        secrets: restored.ctx.secrets,
+        transport,
+        log: silentLog,
+        leaseMs: 60_000,
+        concurrency: 5,
+      });
+      const sent = receiver.requests.filter((request) => request.headers['webhook-id'] === pendingEventId);
+      expect(sent).toHaveLength(1);
+      new Webhook(subscription.secret).verify(sent[0]!.body, sent[0]!.headers as Record<string, string>);
+    } finally {
+      await restored.close();
+    }
+    receiver.requests.length = 0;
+  }, 240_000);
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('export-to-postgres', () => {
+  let admin: pg.Client;
+  const name = `recruiting_export_${process.pid}`;
+  let targetUrl: string;
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: adminUrl(process.env.DATABASE_URL!) });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    targetUrl = databaseUrlFor(process.env.DATABASE_URL!, name);
+  });
+  afterAll(async () => {
+    await admin?.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin?.end();
+  });
+
+  it('copies everything into an empty PostgreSQL database; the API runs on the copy with the same keys, secrets and pending deliveries', async () => {
+    const result = await cliJson(['export-to-postgres', '--database-url', targetUrl], embedded());
+    const tables = result.tables as Record<string, number>;
+    expect(tables).toMatchObject({ companies: 1, api_keys: 1, job_listings: 1, candidates: 1, webhook_subscriptions: 1 });
+    expect(tables.events).toBeGreaterThanOrEqual(3); // listing and candidate created, and the pending one
+    expect(result.encryptionKey).toContain('encryption.key');
+    // A second export would mix two installations: refused, nothing written.
+    const again = await cli(['export-to-postgres', '--database-url', targetUrl], embedded());
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already holds companies');
+
+    const key = readFileSync(join(dataDir, 'encryption.key'), 'utf8').trim();
+    const moved = await buildTestApp({ ENCRYPTION_KEY: key }, { databaseUrl: targetUrl });
+    try {
+      const listing = await moved.app.inject({ url: `/public/v1/job-listings/${listingId}`, headers: tenant.headers });
+      expect(listing.statusCode).toBe(200);
+      const search = await moved.app.inject({ url: '/public/v1/candidates?q=cobol', headers: tenant.headers });
+      expect(search.json().data).toHaveLength(1); // the generated search column was rebuilt
+      await runWebhookWorkerOnce({
+        db: moved.ctx.db,
+        clock: moved.clock,
+        secrets: moved.ctx.secrets,
+        transport,
+        log: silentLog,
+        leaseMs: 60_000,
+        concurrency: 5,
+      });
+      const sent = receiver.requests.filter((request) => request.headers['webhook-id'] === pendingEventId);
+      expect(sent).toHaveLength(1);
+      new Webhook(subscription.secret).verify(sent[0]!.body, sent[0]!.headers as Record<string, string>);
+    } finally {
+      await moved.close();
+    }
+  }, 240_000);
+});
