@@ -151,26 +151,23 @@ function providerUrl(env: Env, name: string, fallback: string, mode: Mode): stri
 const FACEBOOK_GRAPH = 'https://graph.facebook.com/v23.0';
 
 function socialSettings(env: Env, mode: Mode): SocialSettings {
+  // Every setting is checked even for a provider that is off: a typo should stop the start, not
+  // surface the day the provider is switched on.
+  const googleIssuer = providerUrl(env, 'GOOGLE_ISSUER', 'https://accounts.google.com', mode);
+  const linkedinIssuer = providerUrl(env, 'LINKEDIN_ISSUER', 'https://www.linkedin.com/oauth', mode);
+  const linkedinPkce = boolean(env, 'LINKEDIN_PKCE', false);
+  const facebookEndpoints = {
+    authorizeUrl: providerUrl(env, 'FACEBOOK_AUTHORIZE_URL', 'https://www.facebook.com/v23.0/dialog/oauth', mode),
+    tokenUrl: providerUrl(env, 'FACEBOOK_TOKEN_URL', `${FACEBOOK_GRAPH}/oauth/access_token`, mode),
+    graphUrl: providerUrl(env, 'FACEBOOK_GRAPH_URL', FACEBOOK_GRAPH, mode),
+  };
   const google = clientCredentials(env, 'GOOGLE');
   const linkedin = clientCredentials(env, 'LINKEDIN');
   const facebook = clientCredentials(env, 'FACEBOOK');
   return {
-    google: google && {
-      ...google,
-      issuer: providerUrl(env, 'GOOGLE_ISSUER', 'https://accounts.google.com', mode),
-      pkce: true,
-    },
-    linkedin: linkedin && {
-      ...linkedin,
-      issuer: providerUrl(env, 'LINKEDIN_ISSUER', 'https://www.linkedin.com/oauth', mode),
-      pkce: boolean(env, 'LINKEDIN_PKCE', false),
-    },
-    facebook: facebook && {
-      ...facebook,
-      authorizeUrl: providerUrl(env, 'FACEBOOK_AUTHORIZE_URL', 'https://www.facebook.com/v23.0/dialog/oauth', mode),
-      tokenUrl: providerUrl(env, 'FACEBOOK_TOKEN_URL', `${FACEBOOK_GRAPH}/oauth/access_token`, mode),
-      graphUrl: providerUrl(env, 'FACEBOOK_GRAPH_URL', FACEBOOK_GRAPH, mode),
-    },
+    google: google && { ...google, issuer: googleIssuer, pkce: true },
+    linkedin: linkedin && { ...linkedin, issuer: linkedinIssuer, pkce: linkedinPkce },
+    facebook: facebook && { ...facebook, ...facebookEndpoints },
     timeoutSeconds: integer(env, 'SOCIAL_TIMEOUT_SECONDS', 10, 1, 60),
   };
 }

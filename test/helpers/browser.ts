@@ -1,5 +1,7 @@
-// A minimal browser for driving sign-in flows over real HTTP: a cookie jar (path- and
-// host-aware, tough-cookie) and redirects followed by hand, so a test sees every hop.
+// A minimal browser for driving sign-in flows over real HTTP: cookie jars (tough-cookie, path
+// aware) and redirects followed by hand, so a test sees every hop. One jar per origin: the stand-ins
+// for Google and Facebook run on 127.0.0.1 beside our server, on other ports, where in real life
+// they are other hosts (a browser would share cookies between ports of one host).
 import { CookieJar } from 'tough-cookie';
 
 export interface Hop {
@@ -18,12 +20,19 @@ export interface BrowserResponse {
 }
 
 export class Browser {
-  readonly jar = new CookieJar();
+  private readonly jars = new Map<string, CookieJar>();
+
+  jar(url: string): CookieJar {
+    const origin = new URL(url).origin;
+    let jar = this.jars.get(origin);
+    if (!jar) this.jars.set(origin, (jar = new CookieJar()));
+    return jar;
+  }
 
   /** One request, no redirect following; cookies sent and stored. */
   async request(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
     const headers: Record<string, string> = {};
-    const cookie = await this.jar.getCookieString(url);
+    const cookie = await this.jar(url).getCookieString(url);
     if (cookie) headers.cookie = cookie;
     let body: string | undefined;
     if (init.form) {
@@ -32,7 +41,7 @@ export class Browser {
     }
     const response = await fetch(url, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
     for (const setCookie of response.headers.getSetCookie()) {
-      await this.jar.setCookie(setCookie, url, { ignoreError: true });
+      await this.jar(url).setCookie(setCookie, url, { ignoreError: true });
     }
     return response;
   }
