@@ -27,11 +27,24 @@ import { applicationRoutes, applicationSchemas } from './modules/applications/ro
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { webhookSchemas } from './modules/webhooks/schemas.ts';
+import { apiKeyRoutes } from './modules/api-keys/routes.ts';
+import { apiKeySchemas } from './modules/api-keys/schemas.ts';
+import { loadOidcKeys } from './modules/oauth/keys.ts';
+import { buildProvider } from './modules/oauth/provider.ts';
+import { oauthRoutes } from './modules/oauth/routes.ts';
+import type { SignInMethod } from './modules/oauth/service.ts';
+import type Provider from 'oidc-provider';
+import { buildSocialConnectors, type SocialConnectors } from './modules/social/connectors.ts';
+import { socialRoutes, socialSignInMethods } from './modules/social/routes.ts';
+import { memberRoutes } from './modules/users/routes.ts';
+import { memberSchemas } from './modules/users/schemas.ts';
 
 export interface AppDeps {
   config: Config;
   database: Database;
   clock: Clock;
+  /** Social sign-in clients, built once at start from config.social (built here when not given). */
+  socialConnectors?: SocialConnectors;
 }
 
 export type AppInstance = FastifyInstance<
@@ -42,10 +55,18 @@ export type AppInstance = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
+/** The authorization server, for modules that add ways to sign in (identity providers). */
+export interface Identity {
+  provider: Provider;
+  /** Buttons on the sign-in page: push one per configured identity provider while registering routes. */
+  signInMethods: SignInMethod[];
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
     ctx: ServiceContext;
+    identity: Identity;
   }
 }
 
@@ -60,6 +81,8 @@ const SHARED_SCHEMAS = [
   ...applicationSchemas,
   ...analyticsSchemas,
   ...webhookSchemas,
+  ...apiKeySchemas,
+  ...memberSchemas,
 ];
 
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {
@@ -105,6 +128,23 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   await app.register(applicationRoutes);
   await app.register(analyticsRoutes);
   await app.register(webhookRoutes);
+  await app.register(apiKeyRoutes);
+
+  // The authorization server under /oauth2 and its sign-in pages. Keys come from the settings or
+  // the database (generated on the very first start), shared by every server.
+  const keys = await loadOidcKeys(ctx, deps.config);
+  const identity: Identity = {
+    provider: buildProvider(ctx, { baseUrl: deps.config.baseUrl, behindProxy: deps.config.mode === 'production' }, keys),
+    signInMethods: [],
+  };
+  app.decorate('identity', identity);
+  await oauthRoutes(app, { provider: identity.provider, config: deps.config, signInMethods: identity.signInMethods });
+
+  // Google, LinkedIn, Facebook: a button each on the sign-in page when configured.
+  const socialConnectors = deps.socialConnectors ?? buildSocialConnectors(deps.config.social);
+  identity.signInMethods.push(...socialSignInMethods(socialConnectors));
+  await socialRoutes(app, { provider: identity.provider, connectors: socialConnectors, config: deps.config });
+  await app.register(memberRoutes);
 
   return app;
 }

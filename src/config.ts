@@ -32,6 +32,12 @@ export interface Config {
   /** LibreTranslate-compatible machine translation (AI translations of job listings); unset: none. */
   translatorUrl: string | undefined;
   translatorApiKey: string | undefined;
+  /** Private signing keys (a JWKS file) for the authorization server; unset: generated and kept in the database. */
+  oidcJwksFile: string | undefined;
+  /** Cookie signing keys of the sign-in pages (newest first); unset: generated and kept in the database. */
+  cookieKeys: string[] | undefined;
+  /** The development sign-in by e-mail alone (no password): on by default with the embedded database in development mode only. */
+  devSignIn: boolean;
   /** Social sign-in providers: each present only when its client id and secret are set. */
   social: SocialSettings;
 }
@@ -127,6 +133,16 @@ function translatorSettings(env: Env): Pick<Config, 'translatorUrl' | 'translato
   return { translatorUrl, translatorApiKey };
 }
 
+function cookieKeys(env: Env): string[] | undefined {
+  const raw = env.COOKIE_KEYS;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const keys = raw.split(',').map((key) => key.trim());
+  if (keys.some((key) => key.length < 32)) {
+    throw new ConfigError('COOKIE_KEYS must be a comma-separated list of secrets of at least 32 characters each (newest first)');
+  }
+  return keys;
+}
+
 /** A provider's client id and secret: both (the provider is on) or neither (it is off). */
 function clientCredentials(env: Env, prefix: string): { clientId: string; clientSecret: string } | undefined {
   const clientId = env[`${prefix}_CLIENT_ID`] || undefined;
@@ -182,6 +198,10 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('WEBHOOK_ALLOW_LOCAL cannot be true in production mode');
   }
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const devSignIn = boolean(env, 'DEV_SIGN_IN', databaseUrl === undefined && mode === 'development');
+  if (mode === 'production' && devSignIn) {
+    throw new ConfigError('DEV_SIGN_IN cannot be true in production mode (anyone could sign in as anyone)');
+  }
   return {
     port,
     host,
@@ -202,6 +222,9 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined && mode === 'development'),
     tls: tlsFiles(env),
     ...translatorSettings(env),
+    oidcJwksFile: env.OIDC_JWKS_FILE || undefined,
+    cookieKeys: cookieKeys(env),
+    devSignIn,
     social: socialSettings(env, mode),
   };
 }

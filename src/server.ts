@@ -8,12 +8,15 @@ import { seedDemoIfEmpty } from './modules/demo/seed-demo.ts';
 import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
 import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
 import { systemClock } from './shared/clock.ts';
+import { buildSocialConnectors } from './modules/social/connectors.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = await startDatabase(config);
   const clock = systemClock;
-  const app = await buildApp({ config, database, clock });
+  // Outside clients are built once, here, and shared by every request.
+  const socialConnectors = buildSocialConnectors(config.social);
+  const app = await buildApp({ config, database, clock, socialConnectors });
   // One command gives a complete service: with the embedded database (single-process) the server
   // delivers webhooks itself; on PostgreSQL run `npm run worker` processes instead, or as well.
   const webhookWorker = config.webhookWorkerInServer

@@ -26,7 +26,8 @@ import {
   type MembershipRow,
   type UserRow,
 } from './repo.ts';
-import type { Role } from './service.ts';
+
+type Role = MembershipRow['role'];
 
 /** How long an invitation can be accepted. */
 export const INVITATION_TTL_DAYS = 14;

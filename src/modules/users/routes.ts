@@ -48,7 +48,7 @@ export async function memberRoutes(app: AppInstance): Promise<void> {
     },
     async (request, reply) => {
       await removeMember(app.ctx, principalOf(request).companyId, request.params.userId);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 
@@ -104,7 +104,7 @@ export async function memberRoutes(app: AppInstance): Promise<void> {
     },
     async (request, reply) => {
       await cancelInvitation(app.ctx, principalOf(request).companyId, request.params.id);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 }
