@@ -11,6 +11,7 @@ import { createApiKey } from '../src/modules/api-keys/service.ts';
 import { ALL_SCOPES } from '../src/modules/api-keys/scopes.ts';
 import { seedBulk } from '../src/modules/demo/seed-bulk.ts';
 import { systemClock } from '../src/shared/clock.ts';
+import { loadEncryptionKeys } from '../src/shared/encryption-keys.ts';
 
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const small = { listings: 20, candidates: 1_000, applications: 5_000 };
@@ -20,8 +21,9 @@ const ROUNDS = 30;
 const config = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: 'false', DATABASE_URL: process.env.DATABASE_URL });
 const database = await openDatabase({ databaseUrl: config.databaseUrl });
 await migrate(database);
-const ctx = { db: database.db, clock: systemClock };
-const app = await buildApp({ config: { ...config, rateLimitPerMinute: 1_000_000 }, database, clock: systemClock });
+const { box: secrets } = loadEncryptionKeys(config);
+const ctx = { db: database.db, clock: systemClock, secrets };
+const app = await buildApp({ config: { ...config, rateLimitPerMinute: 1_000_000 }, database, clock: systemClock, secrets });
 
 async function tenantWith(size: typeof small) {
   const started = performance.now();

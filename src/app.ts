@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { Clock } from './shared/clock.ts';
 import type { ServiceContext } from './shared/context.ts';
+import type { SecretBox } from './shared/secret-box.ts';
 import { registerAuth } from './http/auth.ts';
 import { ErrorEnvelope } from './http/error-envelope.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
@@ -43,6 +44,7 @@ export interface AppDeps {
   config: Config;
   database: Database;
   clock: Clock;
+  secrets: SecretBox;
   /** Social sign-in clients, built once at start from config.social (built here when not given). */
   socialConnectors?: SocialConnectors;
 }
@@ -101,7 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     trustProxy: deps.config.mode === 'production',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const ctx: ServiceContext = { db: deps.database.db, clock: deps.clock };
+  const ctx: ServiceContext = { db: deps.database.db, clock: deps.clock, secrets: deps.secrets };
   app.decorate('deps', deps);
   app.decorate('ctx', ctx);
 

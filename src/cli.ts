@@ -21,6 +21,8 @@ interface Command {
   options: ParseArgsOptionsConfig;
   /** Returns what to print as JSON (nothing for undefined). */
   run(values: Values, config: Config): Promise<unknown>;
+  /** False: runs without loading the settings (so it works before they are complete). */
+  needsConfig?: false;
 }
 
 /** Wrong arguments: explained, with the command's usage line, exit code 2. */
@@ -49,9 +51,11 @@ function requiredId(values: Values, name: string): string {
 async function withServices<T>(config: Config, fn: (ctx: ServiceContext) => Promise<T>): Promise<T> {
   const { startDatabase } = await import('./db/start.ts');
   const { systemClock } = await import('./shared/clock.ts');
+  const { loadEncryptionKeys } = await import('./shared/encryption-keys.ts');
+  const { box: secrets } = loadEncryptionKeys(config);
   const database = await startDatabase(config);
   try {
-    return await fn({ db: database.db, clock: systemClock });
+    return await fn({ db: database.db, clock: systemClock, secrets });
   } finally {
     await database.close();
   }
@@ -136,6 +140,54 @@ const commands: Record<string, Command> = {
     },
   },
 
+  'api-key rename': {
+    usage: '--id ID --label LABEL',
+    summary: "Change an API key's label (its scopes never change). Prints the key.",
+    options: { id: { type: 'string' }, label: { type: 'string' } },
+    async run(values, config) {
+      const id = requiredId(values, 'id');
+      const label = required(values, 'label');
+      const { relabelApiKey } = await import('./modules/api-keys/service.ts');
+      return withServices(config, (ctx) => relabelApiKey(ctx, undefined, id, { label }));
+    },
+  },
+
+  'client create': {
+    usage: '--name NAME --redirect-uri URI [--redirect-uri URI ...] [--public]',
+    summary:
+      'Register an OAuth client (authorization code + PKCE). Prints it; a confidential client with its clientSecret, shown this once only.',
+    options: { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' } },
+    async run(values, config) {
+      const redirectUris = (values['redirect-uri'] as string[] | undefined) ?? [];
+      if (redirectUris.length === 0) throw new UsageError('--redirect-uri is required (repeat it for several)');
+      const input = { name: required(values, 'name'), redirectUris, public: values.public === true };
+      const { createClient } = await import('./modules/oauth/clients.ts');
+      return withServices(config, (ctx) => createClient(ctx, input));
+    },
+  },
+
+  'client list': {
+    usage: '',
+    summary: 'List the registered OAuth clients (never their secrets). The dashboard is built in and not listed.',
+    options: {},
+    async run(_values, config) {
+      const { listClients } = await import('./modules/oauth/clients.ts');
+      return withServices(config, (ctx) => listClients(ctx));
+    },
+  },
+
+  'oidc rotate-keys': {
+    usage: '',
+    summary:
+      'Make a new token-signing key and cookie key current; the two before each keep verifying. Servers use them from their next start (restart them one by one).',
+    options: {},
+    async run(_values, config) {
+      if (config.oidcJwksFile) throw new UsageError('OIDC_JWKS_FILE is set: the signing keys come from that file, rotate them there');
+      const { rotateOidcKeys } = await import('./modules/oauth/keys.ts');
+      return withServices(config, (ctx) => rotateOidcKeys(ctx));
+    },
+  },
+
   migrate: {
     usage: '',
     summary: 'Apply pending database migrations. Prints the names applied (the server also migrates at start).',
@@ -186,6 +238,42 @@ const commands: Record<string, Command> = {
       } finally {
         await database.close();
       }
+    },
+  },
+
+  'encryption-key generate': {
+    usage: '',
+    summary: 'Print a new random key for ENCRYPTION_KEY (32 bytes, base64). Changes nothing.',
+    options: {},
+    needsConfig: false,
+    async run() {
+      const { generateEncryptionKey } = await import('./shared/secret-box.ts');
+      return { encryptionKey: generateEncryptionKey() };
+    },
+  },
+
+  'encryption-key rotate': {
+    usage: '',
+    summary:
+      'Re-encrypt every stored secret under the current key. With ENCRYPTION_KEY: set the new key there and the old one in ENCRYPTION_KEY_PREVIOUS first. Without: replaces the key file in DATA_DIR.',
+    options: {},
+    async run(_values, config) {
+      const { loadEncryptionKeys, rotateKeyFile } = await import('./shared/encryption-keys.ts');
+      const { resealSigningSecrets } = await import('./modules/webhooks/service.ts');
+      const { source } = loadEncryptionKeys(config);
+      return withServices(config, async (ctx) => {
+        // Every kind of secret kept sealed is re-sealed here (OAuth client secrets join this list).
+        const reseal = async (box: typeof ctx.secrets) => resealSigningSecrets(ctx, { box });
+        if (source.kind === 'setting') {
+          return { keySource: 'ENCRYPTION_KEY', keyId: ctx.secrets.currentKeyId, resealed: await reseal(ctx.secrets) };
+        }
+        let keyId = '';
+        const resealed = await rotateKeyFile(config.dataDir, async (box) => {
+          keyId = box.currentKeyId;
+          return reseal(box);
+        });
+        return { keySource: source.path, keyId, resealed };
+      });
     },
   },
 
@@ -252,7 +340,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${usageLine(found.name)}\n    ${command.summary}\n`);
       return 0;
     }
-    const result = await command.run(values, loadConfig());
+    const result = await command.run(values, command.needsConfig === false ? (undefined as never) : loadConfig());
     if (result !== undefined) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {

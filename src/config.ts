@@ -1,5 +1,6 @@
 // All settings come from the environment, are validated once at start, and are then passed
 // around as a plain object: nothing reads process.env at request time.
+import { EncryptionKeyError, parseEncryptionKey } from './shared/secret-box.ts';
 
 export type Mode = 'development' | 'production';
 
@@ -38,6 +39,11 @@ export interface Config {
   cookieKeys: string[] | undefined;
   /** The development sign-in by e-mail alone (no password): on by default with the embedded database in development mode only. */
   devSignIn: boolean;
+  /**
+   * ENCRYPTION_KEY (seals secrets at rest) and ENCRYPTION_KEY_PREVIOUS (opens values sealed under
+   * the key being rotated away from). Unset: a key kept in DATA_DIR (development mode only).
+   */
+  encryptionKey: { current: Buffer; previous: Buffer[] } | undefined;
   /** Social sign-in providers: each present only when its client id and secret are set. */
   social: SocialSettings;
 }
@@ -143,6 +149,31 @@ function cookieKeys(env: Env): string[] | undefined {
   return keys;
 }
 
+function encryptionKeys(env: Env, mode: Mode): Config['encryptionKey'] {
+  const parse = (name: string, raw: string) => {
+    try {
+      return parseEncryptionKey(raw, name);
+    } catch (error) {
+      if (error instanceof EncryptionKeyError) throw new ConfigError(error.message);
+      throw error;
+    }
+  };
+  const current = env.ENCRYPTION_KEY || undefined;
+  const previous = (env.ENCRYPTION_KEY_PREVIOUS || '')
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
+  if (!current) {
+    if (previous.length > 0) throw new ConfigError('ENCRYPTION_KEY_PREVIOUS is set but ENCRYPTION_KEY is not');
+    // Several machines must share one key, and it must live apart from the data it protects.
+    if (mode === 'production') {
+      throw new ConfigError('ENCRYPTION_KEY is required in production mode (generate one with `npm run -s cli -- encryption-key generate`)');
+    }
+    return undefined;
+  }
+  return { current: parse('ENCRYPTION_KEY', current), previous: previous.map((value) => parse('ENCRYPTION_KEY_PREVIOUS', value)) };
+}
+
 /** A provider's client id and secret: both (the provider is on) or neither (it is off). */
 function clientCredentials(env: Env, prefix: string): { clientId: string; clientSecret: string } | undefined {
   const clientId = env[`${prefix}_CLIENT_ID`] || undefined;
@@ -225,6 +256,7 @@ export function loadConfig(env: Env = process.env): Config {
     oidcJwksFile: env.OIDC_JWKS_FILE || undefined,
     cookieKeys: cookieKeys(env),
     devSignIn,
+    encryptionKey: encryptionKeys(env, mode),
     social: socialSettings(env, mode),
   };
 }

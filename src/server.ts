@@ -7,33 +7,52 @@ import { startDatabase } from './db/start.ts';
 import { seedDemoIfEmpty } from './modules/demo/seed-demo.ts';
 import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
 import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
+import { startOidcPurge } from './modules/oauth/purge-scheduler.ts';
 import { systemClock } from './shared/clock.ts';
+import { signInUrl } from './modules/oauth/clients.ts';
+import { loadEncryptionKeys } from './shared/encryption-keys.ts';
+import { resealSigningSecrets } from './modules/webhooks/service.ts';
+import type { ServiceContext } from './shared/context.ts';
 import { buildSocialConnectors } from './modules/social/connectors.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const { box: secrets } = loadEncryptionKeys(config);
   const database = await startDatabase(config);
   const clock = systemClock;
+  const ctx: ServiceContext = { db: database.db, clock, secrets };
+  // Signing secrets stored in clear (before encryption at rest existed) are sealed now.
+  await resealSigningSecrets(ctx, { onlyClear: true });
   // Outside clients are built once, here, and shared by every request.
   const socialConnectors = buildSocialConnectors(config.social);
-  const app = await buildApp({ config, database, clock, socialConnectors });
+  const app = await buildApp({ config, database, clock, secrets, socialConnectors });
   // One command gives a complete service: with the embedded database (single-process) the server
   // delivers webhooks itself; on PostgreSQL run `npm run worker` processes instead, or as well.
   const webhookWorker = config.webhookWorkerInServer
-    ? startWebhookWorker({ database, config, clock, log: app.log })
+    ? startWebhookWorker({ database, config, clock, secrets, log: app.log })
     : undefined;
   // The scheduled work (closing expired listings) runs with the in-process worker too.
   const expiry = config.webhookWorkerInServer
     ? startJobListingExpiry(
-        { db: database.db, clock },
+        ctx,
         {
           onClosed: (count) => app.log.info({ count }, 'closed expired job listings'),
           onError: (err) => app.log.error({ err }, 'expiry sweep failed'),
         },
       )
     : undefined;
+  const oidcPurge = config.webhookWorkerInServer
+    ? startOidcPurge(
+        ctx,
+        {
+          onPurged: (count) => app.log.info({ count }, 'purged expired authorization-server rows'),
+          onError: (err) => app.log.error({ err }, 'authorization-server purge failed'),
+        },
+      )
+    : undefined;
   app.addHook('onClose', async () => {
     await expiry?.stop();
+    await oidcPurge?.stop();
     await webhookWorker?.stop();
     await database.close();
   });
@@ -70,11 +89,12 @@ async function main(): Promise<void> {
     throw error;
   }
   app.log.info(`API reference at ${config.baseUrl}/docs`);
+  app.log.info(`Sign-in at ${signInUrl(config.baseUrl)}`);
 
   // After listen, so the key is printed only when the server really serves: a start that fails
   // (say, on a busy port) must not use up the one-time key.
   if (config.seedDemo) {
-    const demo = await seedDemoIfEmpty({ db: database.db, clock });
+    const demo = await seedDemoIfEmpty(ctx);
     if (demo) {
       // Printed once, on the first start: the key is not stored and cannot be shown again.
       console.log(
@@ -87,6 +107,9 @@ async function main(): Promise<void> {
           '',
           'Try it:',
           `  curl -H 'X-API-Key: ${demo.apiKey.rawKey}' ${config.baseUrl}/public/v1/enums`,
+          '',
+          `Sign in (the dashboard's sign-in${config.devSignIn ? ', development e-mail sign-in on' : ''}):`,
+          `  ${signInUrl(config.baseUrl)}`,
           '',
         ].join('\n'),
       );

@@ -7,7 +7,11 @@ import { startDatabase } from './db/start.ts';
 import type { WorkerLog } from './modules/webhooks/delivery-worker.ts';
 import { startWebhookWorker } from './modules/webhooks/delivery-worker.ts';
 import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
+import { startOidcPurge } from './modules/oauth/purge-scheduler.ts';
 import { systemClock } from './shared/clock.ts';
+import type { ServiceContext } from './shared/context.ts';
+import { loadEncryptionKeys } from './shared/encryption-keys.ts';
+import { resealSigningSecrets } from './modules/webhooks/service.ts';
 
 const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity } as const;
 
@@ -29,14 +33,26 @@ function jsonLog(level: Config['logLevel']): WorkerLog {
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = jsonLog(config.logLevel);
+  const { box: secrets } = loadEncryptionKeys(config);
   const database = await startDatabase(config);
-  const worker = startWebhookWorker({ database, config, clock: systemClock, log });
+  const ctx: ServiceContext = { db: database.db, clock: systemClock, secrets };
+  await resealSigningSecrets(ctx, { onlyClear: true });
+  const worker = startWebhookWorker({ database, config, clock: systemClock, secrets, log });
   // Scheduled work: ACTIVE listings past expiresAt are closed (safe in several processes at once).
   const expiry = startJobListingExpiry(
-    { db: database.db, clock: systemClock },
+    ctx,
     {
       onClosed: (count) => log.info({ count }, 'closed expired job listings'),
       onError: (error) => log.error({ err: error }, 'expiry sweep failed'),
+    },
+  );
+
+  // Expired tokens, codes and sessions of the authorization server.
+  const oidcPurge = startOidcPurge(
+    ctx,
+    {
+      onPurged: (count) => log.info({ count }, 'purged expired authorization-server rows'),
+      onError: (error) => log.error({ err: error }, 'authorization-server purge failed'),
     },
   );
 
@@ -49,6 +65,7 @@ async function main(): Promise<void> {
     const forced = setTimeout(() => process.exit(1), 20_000).unref();
     try {
       await expiry.stop();
+      await oidcPurge.stop();
       await worker.stop();
       await database.close();
     } finally {

@@ -1,10 +1,13 @@
 // What every service needs from the outside world, passed explicitly so tests can control it.
 import type { Db } from '../db/client.ts';
 import type { Clock } from './clock.ts';
+import type { SecretBox } from './secret-box.ts';
 
 export interface ServiceContext {
   db: Db;
   clock: Clock;
+  /** Seals and opens secrets kept at rest (webhook signing secrets). */
+  secrets: SecretBox;
 }
 
 /** Who is calling: resolved by the auth plugin from an API key or a user's access token. */

@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/client.ts';
 import { startDatabase } from '../../src/db/start.ts';
 import type { ServiceContext } from '../../src/shared/context.ts';
+import { loadEncryptionKeys } from '../../src/shared/encryption-keys.ts';
 import { createApiKey } from '../../src/modules/api-keys/service.ts';
 import { ALL_SCOPES, type Scope } from '../../src/modules/api-keys/scopes.ts';
 import { createCompany } from '../../src/modules/companies/service.ts';
@@ -47,6 +48,9 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   return { database, url: undefined, drop: () => database.close() };
 }
 
+/** ENCRYPTION_KEY of test apps; child processes (worker, server, CLI) on the same data get it too. */
+export const TEST_ENCRYPTION_KEY = 'dGVzdC1lbmNyeXB0aW9uLWtleS0zMi1ieXRlcy1vayE=';
+
 export interface Tenant {
   companyId: string;
   apiKey: string;
@@ -77,6 +81,8 @@ export interface TestAppOptions {
    * copy of the template: to look at what a child process (the CLI) wrote there.
    */
   dataDir?: string;
+  /** PostgreSQL: opens this database (another app's, left in place on close) instead of a new copy. */
+  databaseUrl?: string;
 }
 
 async function openDataDir(dataDir: string): Promise<TestDatabase> {
@@ -84,14 +90,30 @@ async function openDataDir(dataDir: string): Promise<TestDatabase> {
   return { database, url: undefined, drop: () => database.close() };
 }
 
+async function openSharedDatabase(url: string): Promise<TestDatabase> {
+  const database = await openDatabase({ databaseUrl: url, poolSize: 5 });
+  return { database, url, drop: () => database.close() };
+}
+
 export async function buildTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const testDb = options.dataDir ? await openDataDir(options.dataDir) : await openTestDatabase();
-  const config = loadConfig({ LOG_LEVEL: 'silent', WEBHOOK_ALLOW_LOCAL: 'true', SEED_DEMO: 'false', ...env });
+  const testDb = options.dataDir
+    ? await openDataDir(options.dataDir)
+    : options.databaseUrl
+      ? await openSharedDatabase(options.databaseUrl)
+      : await openTestDatabase();
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    WEBHOOK_ALLOW_LOCAL: 'true',
+    SEED_DEMO: 'false',
+    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    ...env,
+  });
   const clock = new TestClock();
-  const app = await buildApp({ config, database: testDb.database, clock });
+  const { box: secrets } = loadEncryptionKeys(config);
+  const app = await buildApp({ config, database: testDb.database, clock, secrets });
   await options.configure?.(app);
   await app.ready();
-  const ctx: ServiceContext = { db: testDb.database.db, clock };
+  const ctx: ServiceContext = { db: testDb.database.db, clock, secrets };
 
   const keyFor = async (companyId: string, scopes: Scope[]) =>
     (await createApiKey(ctx, { companyId, label: 'test key', scopes })).rawKey;

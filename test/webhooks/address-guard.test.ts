@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 function deps(transport: WebhookTransport): WorkerDeps {
-  return { db: t.ctx.db, clock: t.clock, transport, log: silentLog, leaseMs: 60_000, concurrency: 10, random: () => 0.5 };
+  return { db: t.ctx.db, clock: t.clock, secrets: t.ctx.secrets, transport, log: silentLog, leaseMs: 60_000, concurrency: 10, random: () => 0.5 };
 }
 
 async function emit(companyId: string, type = 'application.created') {

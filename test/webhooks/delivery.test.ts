@@ -43,7 +43,7 @@ afterAll(async () => {
 
 function deps(overrides: Partial<WorkerDeps> = {}): WorkerDeps {
   // random 0.5: no jitter, so retries fall due exactly on the schedule.
-  return { db: t.ctx.db, clock: t.clock, transport, log: silentLog, leaseMs: 60_000, concurrency: 10, random: () => 0.5, ...overrides };
+  return { db: t.ctx.db, clock: t.clock, secrets: t.ctx.secrets, transport, log: silentLog, leaseMs: 60_000, concurrency: 10, random: () => 0.5, ...overrides };
 }
 
 const work = (overrides: Partial<WorkerDeps> = {}) => runWebhookWorkerOnce(deps(overrides));

@@ -13,7 +13,8 @@ import { createSubscription } from '../../src/modules/webhooks/service.ts';
 import { createWebhookTransport, type WebhookTransport } from '../../src/modules/webhooks/transport.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import type { ServiceContext } from '../../src/shared/context.ts';
-import { openTestDatabase, type TestDatabase } from '../helpers/test-app.ts';
+import { createSecretBox, parseEncryptionKey } from '../../src/shared/secret-box.ts';
+import { openTestDatabase, TEST_ENCRYPTION_KEY, type TestDatabase } from '../helpers/test-app.ts';
 import { eventually, startReceiver, type Receiver } from './receiver.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -35,7 +36,7 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes on one PostgreSQL',
 
   beforeAll(async () => {
     testDb = await openTestDatabase();
-    ctx = { db: testDb.database.db, clock: systemClock };
+    ctx = { db: testDb.database.db, clock: systemClock, secrets: createSecretBox(parseEncryptionKey(TEST_ENCRYPTION_KEY)) };
     transport = createWebhookTransport({ allowLocal: true });
     receiver = await startReceiver();
   });
@@ -61,6 +62,7 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes on one PostgreSQL',
       env: {
         PATH: process.env.PATH,
         DATABASE_URL: testDb.url,
+        ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
         WEBHOOK_ALLOW_LOCAL: 'true',
         WEBHOOK_POLL_MS: '50',
         // Short, so a killed worker's deliveries are taken over within the test.

@@ -40,7 +40,7 @@ function canonicalLanguage(tag: string): string | undefined {
 }
 
 export async function createCompany(
-  ctx: ServiceContext,
+  ctx: Pick<ServiceContext, 'db' | 'clock'>,
   input: { name: string; defaultLanguage?: string | undefined },
 ): Promise<CompanyView> {
   const details: ErrorDetail[] = [];

@@ -26,6 +26,11 @@ export function dashboardClient(baseUrl: string): Record<string, unknown> {
   };
 }
 
+/** Where a person signs in: starts the dashboard's authorization request (see routes.ts). */
+export function signInUrl(baseUrl: string): string {
+  return `${baseUrl}/sign-in`;
+}
+
 export function isFirstPartyClient(clientId: string): boolean {
   return clientId === DASHBOARD_CLIENT_ID;
 }

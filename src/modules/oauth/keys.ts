@@ -1,6 +1,6 @@
 // Token signing keys and cookie keys. From the settings when given (OIDC_JWKS_FILE, COOKIE_KEYS);
-// otherwise generated on the first start and kept in the database, so restarts and every server
-// on the database share them. Rotation adds a newer key in front: new tokens are signed with it,
+// otherwise generated on the first start and kept in the database (sealed), so restarts and every
+// server on the database share them. Rotation adds a newer key in front: new tokens are signed with it,
 // while the older ones stay published (and keep verifying) until they are rotated out.
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -31,13 +31,17 @@ function newSigningKey(createdAt: Date): Record<string, unknown> {
   return { ...jwk, kid: `${createdAt.toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`, alg: 'RS256', use: 'sig' };
 }
 
-function newKey(kind: OidcKeyRow['kind'], createdAt: Date): OidcKeyRow {
-  return {
-    id: randomUUID(),
-    kind,
-    material: kind === 'signing' ? newSigningKey(createdAt) : { secret: randomBytes(32).toString('base64url') },
-    createdAt,
-  };
+// Private keys are secrets at rest: sealed with the service's secret box (AES-256-GCM), each kind
+// under its own purpose.
+const purposeOf = (kind: OidcKeyRow['kind']) => `oidc-${kind}-key`;
+
+function newKey(ctx: ServiceContext, kind: OidcKeyRow['kind'], createdAt: Date): OidcKeyRow {
+  const material = kind === 'signing' ? newSigningKey(createdAt) : { secret: randomBytes(32).toString('base64url') };
+  return { id: randomUUID(), kind, material: { sealed: ctx.secrets.seal(JSON.stringify(material), purposeOf(kind)) }, createdAt };
+}
+
+function openKey(ctx: ServiceContext, row: OidcKeyRow): Record<string, unknown> {
+  return JSON.parse(ctx.secrets.open(String(row.material.sealed), purposeOf(row.kind))) as Record<string, unknown>;
 }
 
 function readJwksFile(path: string): { keys: Record<string, unknown>[] } {
@@ -55,24 +59,26 @@ function readJwksFile(path: string): { keys: Record<string, unknown>[] } {
 }
 
 /** Reads the stored keys of one kind, generating the first one when there is none (once, under a lock). */
-async function storedKeys(ctx: ServiceContext, kind: OidcKeyRow['kind']): Promise<OidcKeyRow[]> {
-  const existing = await listKeys(ctx.db, kind);
-  if (existing.length > 0) return existing;
-  return ctx.db.transaction(async (tx) => {
-    await lockKeyGeneration(tx);
-    const again = await listKeys(tx, kind);
-    if (again.length > 0) return again;
-    const row = newKey(kind, ctx.clock.now());
-    await insertKey(tx, row);
-    return [row];
-  });
+async function storedKeys(ctx: ServiceContext, kind: OidcKeyRow['kind']): Promise<Record<string, unknown>[]> {
+  let rows = await listKeys(ctx.db, kind);
+  if (rows.length === 0) {
+    rows = await ctx.db.transaction(async (tx) => {
+      await lockKeyGeneration(tx);
+      const again = await listKeys(tx, kind);
+      if (again.length > 0) return again;
+      const row = newKey(ctx, kind, ctx.clock.now());
+      await insertKey(tx, row);
+      return [row];
+    });
+  }
+  return rows.map((row) => openKey(ctx, row));
 }
 
 export async function loadOidcKeys(ctx: ServiceContext, settings: KeySettings): Promise<OidcKeys> {
   const jwks = settings.oidcJwksFile
     ? readJwksFile(settings.oidcJwksFile)
-    : { keys: (await storedKeys(ctx, 'signing')).map((row) => row.material) };
-  const cookieKeys = settings.cookieKeys ?? (await storedKeys(ctx, 'cookie')).map((row) => String(row.material.secret));
+    : { keys: await storedKeys(ctx, 'signing') };
+  const cookieKeys = settings.cookieKeys ?? (await storedKeys(ctx, 'cookie')).map((material) => String(material.secret));
   return { jwks, cookieKeys };
 }
 
@@ -91,14 +97,14 @@ export async function rotateOidcKeys(ctx: ServiceContext): Promise<RotatedKeys> 
     await lockKeyGeneration(tx);
     const now = ctx.clock.now();
     for (const kind of ['signing', 'cookie'] as const) {
-      await insertKey(tx, newKey(kind, now));
+      await insertKey(tx, newKey(ctx, kind, now));
       const rows = await listKeys(tx, kind);
       for (const old of rows.slice(KEPT_KEYS)) await deleteKey(tx, old.id);
     }
-    const signing = await listKeys(tx, 'signing');
+    const signing = (await listKeys(tx, 'signing')).map((row) => openKey({ ...ctx, db: tx }, row));
     return {
-      signingKeyId: String(signing[0].material.kid),
-      keptSigningKeyIds: signing.map((row) => String(row.material.kid)),
+      signingKeyId: String(signing[0].kid),
+      keptSigningKeyIds: signing.map((key) => String(key.kid)),
     };
   });
 }

@@ -1,13 +1,15 @@
 // HTTP side of the authorization server: oidc-provider mounted under /oauth2, and our own
 // sign-in and consent pages under /sign-in/{uid} (the provider sends the browser there whenever
 // it needs the user: to sign in, or to consent for a third-party client).
+import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Config } from '../../config.ts';
 import { DomainError, ValidationError } from '../../shared/errors.ts';
 import { getUser, signInVerifiedUser } from '../users/service.ts';
-import { consentPage, signInPage } from './pages.ts';
+import { DASHBOARD_CLIENT_ID, dashboardRedirectUris } from './clients.ts';
+import { consentPage, messagePage, signInPage } from './pages.ts';
 import { describeScope, OAUTH_PREFIX, SIGN_IN_PREFIX } from './provider.ts';
 import { completeSignIn, type SignInMethod } from './service.ts';
 
@@ -89,6 +91,31 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
     const redirectTo = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
     const params = { type: 'object', properties: { uid: { type: 'string', maxLength: 100 } }, required: ['uid'] } as const;
     const hidden = { hide: true, params };
+
+    // The address people are given to sign in: starts the dashboard's own authorization request.
+    // Until the dashboard is served, its callback below only confirms the sign-in (the session
+    // then lets any application's authorization request through without signing in again); the
+    // code is left unused and expires within a minute.
+    scope.get(SIGN_IN_PREFIX, { schema: { hide: true } }, async (_request, reply) => {
+      const url = new URL(`${config.baseUrl}${OAUTH_PREFIX}/authorize`);
+      url.search = new URLSearchParams({
+        client_id: DASHBOARD_CLIENT_ID,
+        response_type: 'code',
+        redirect_uri: dashboardRedirectUris(config.baseUrl)[0],
+        scope: 'openid profile email',
+        state: randomBytes(16).toString('base64url'),
+        code_challenge: createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url'),
+        code_challenge_method: 'S256',
+      }).toString();
+      return reply.code(303).header('location', url.href).send();
+    });
+    scope.get('/dashboard/callback', { schema: { hide: true } }, async (request, reply) => {
+      const query = request.query as Record<string, string | undefined>;
+      const html = query.error
+        ? messagePage('Not signed in', `${query.error}: ${query.error_description ?? 'the sign-in did not complete'}`)
+        : messagePage('Signed in', 'You are signed in. The dashboard is not served by this version yet: applications you use can now get your consent without another sign-in.');
+      return reply.headers(PAGE_HEADERS).send(html);
+    });
 
     scope.get<{ Params: { uid: string } }>(`${SIGN_IN_PREFIX}/:uid`, { schema: hidden }, async (request, reply) => {
       const interaction = await details(request, reply);

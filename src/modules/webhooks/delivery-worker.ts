@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Database, Db } from '../../db/client.ts';
 import type { Clock } from '../../shared/clock.ts';
+import type { SecretBox } from '../../shared/secret-box.ts';
 import {
   claimDueDeliveries,
   disableSubscription,
@@ -22,6 +23,7 @@ import {
   type DeliveryRow,
 } from './repo.ts';
 import { attemptOutcome, failedLongEnoughToDisable } from './retry-schedule.ts';
+import { openSigningSecrets } from './service.ts';
 import { signedHeaders, signingSecrets, webhookBody } from './signature.ts';
 import { attemptError, createWebhookTransport, type WebhookTransport } from './transport.ts';
 
@@ -35,6 +37,8 @@ export interface WorkerLog {
 export interface WorkerDeps {
   db: Db;
   clock: Clock;
+  /** Opens the stored (sealed) signing secrets. */
+  secrets: SecretBox;
   transport: WebhookTransport;
   log: WorkerLog;
   /** How long a claimed delivery stays with its worker before another may take it over. */
@@ -110,7 +114,7 @@ export async function attemptDelivery(deps: WorkerDeps, claimed: ClaimedDelivery
     msgId: delivery.eventId,
     timestamp: attemptedAt,
     body: delivery.payload,
-    secrets: signingSecrets(claimed, attemptedAt),
+    secrets: signingSecrets(openSigningSecrets(deps.secrets, claimed), attemptedAt),
   });
   const result = await deps.transport.send(claimed.url, headers, delivery.payload);
   const statusCode = result.kind === 'response' ? result.statusCode : null;
@@ -251,6 +255,7 @@ export function startWebhookWorker(input: {
   database: Database;
   config: Config;
   clock: Clock;
+  secrets: SecretBox;
   log: WorkerLog;
   transport?: WebhookTransport;
 }): WebhookWorker {
@@ -259,6 +264,7 @@ export function startWebhookWorker(input: {
     {
       db: input.database.db,
       clock: input.clock,
+      secrets: input.secrets,
       transport,
       log: input.log,
       leaseMs: input.config.webhookLeaseSeconds * 1000,

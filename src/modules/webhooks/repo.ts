@@ -1,6 +1,6 @@
 // SQL of the webhooks module: subscriptions, deliveries and their attempts, and the worker's
 // fan-out and claim queries.
-import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 import { events } from '../outbox/tables.ts';
 import type { DeliveryStatus } from './retry-schedule.ts';
@@ -79,6 +79,42 @@ export async function rotateSubscriptionSecret(
     .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.companyId, companyId)))
     .returning();
   return row;
+}
+
+export interface StoredSecrets {
+  id: string;
+  secret: string;
+  previousSecret: string | null;
+}
+
+/** Stored secrets of every subscription, by id, a page at a time (re-sealing). */
+export async function listStoredSecrets(db: Db, afterId: string | null, limit: number): Promise<StoredSecrets[]> {
+  return db
+    .select({ id: webhookSubscriptions.id, secret: webhookSubscriptions.secret, previousSecret: webhookSubscriptions.previousSecret })
+    .from(webhookSubscriptions)
+    .where(afterId === null ? undefined : gt(webhookSubscriptions.id, afterId))
+    .orderBy(asc(webhookSubscriptions.id))
+    .limit(limit);
+}
+
+/** Replaces the stored secrets if the row still holds `was` (compare and set). */
+export async function replaceStoredSecrets(
+  db: Db,
+  was: StoredSecrets,
+  next: { secret: string; previousSecret: string | null },
+): Promise<boolean> {
+  const rows = await db
+    .update(webhookSubscriptions)
+    .set(next)
+    .where(
+      and(
+        eq(webhookSubscriptions.id, was.id),
+        eq(webhookSubscriptions.secret, was.secret),
+        was.previousSecret === null ? isNull(webhookSubscriptions.previousSecret) : eq(webhookSubscriptions.previousSecret, was.previousSecret),
+      ),
+    )
+    .returning({ id: webhookSubscriptions.id });
+  return rows.length > 0;
 }
 
 export async function deleteSubscription(db: Db, companyId: string, id: string): Promise<boolean> {

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { limitOffset, toPage, type Page, type PageRequest } from '../../http/pagination.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
+import type { SecretBox } from '../../shared/secret-box.ts';
 import { isWebhookEventType } from './events.ts';
 import {
   deleteSubscription,
@@ -17,6 +18,8 @@ import {
   listSubscriptions,
   requeueDelivery,
   rotateSubscriptionSecret,
+  listStoredSecrets,
+  replaceStoredSecrets,
   updateSubscription,
   type AttemptRow,
   type DeliveryRow,
@@ -25,6 +28,45 @@ import {
 import type { DeliveryStatus } from './retry-schedule.ts';
 import { generateSecret, signedHeaders, signingSecrets, webhookBody } from './signature.ts';
 import { attemptError, FAILURE_DESCRIPTIONS, type WebhookTransport } from './transport.ts';
+
+/** Authenticated data of sealed signing secrets: a value sealed for something else does not open as one. */
+const SECRET_PURPOSE = 'webhook-signing-secret';
+
+/** The stored (sealed) secrets of a subscription, opened for signing. */
+export function openSigningSecrets<T extends { secret: string; previousSecret: string | null }>(secrets: SecretBox, row: T): T {
+  return {
+    ...row,
+    secret: secrets.open(row.secret, SECRET_PURPOSE),
+    previousSecret: row.previousSecret === null ? null : secrets.open(row.previousSecret, SECRET_PURPOSE),
+  };
+}
+
+/**
+ * Seals every signing secret (current and previous) that is not yet sealed under the box's current
+ * key: secrets stored in clear before encryption existed, and those under a key being rotated away
+ * from. In batches, each row updated only if it still holds what was read (a rotation through the
+ * API at the same time wins). Returns the number of subscriptions re-sealed.
+ */
+export async function resealSigningSecrets(
+  ctx: ServiceContext,
+  options: { box?: SecretBox; onlyClear?: boolean } = {},
+): Promise<number> {
+  const box = options.box ?? ctx.secrets;
+  let count = 0;
+  let after: string | null = null;
+  for (;;) {
+    const rows = await listStoredSecrets(ctx.db, after, 500);
+    if (rows.length === 0) return count;
+    after = rows[rows.length - 1]!.id;
+    for (const row of rows) {
+      const stale = (value: string | null) =>
+        value !== null && (options.onlyClear ? !box.isSealed(value) : !box.isCurrent(value));
+      if (!stale(row.secret) && !stale(row.previousSecret)) continue;
+      const reseal = (value: string | null) => (value === null ? null : box.seal(box.open(value, SECRET_PURPOSE), SECRET_PURPOSE));
+      if (await replaceStoredSecrets(ctx.db, row, { secret: reseal(row.secret)!, previousSecret: reseal(row.previousSecret) })) count++;
+    }
+  }
+}
 
 /** The old secret keeps signing this long after a rotation, so receivers can switch over. */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -137,6 +179,7 @@ export async function createSubscription(
   const events = checkEvents(input.events);
   await checkUrl(transport, input.url);
   const now = ctx.clock.now();
+  const secret = generateSecret();
   const row: SubscriptionRow = {
     id: randomUUID(),
     companyId,
@@ -144,7 +187,7 @@ export async function createSubscription(
     events,
     active: true,
     disabledReason: null,
-    secret: generateSecret(),
+    secret: ctx.secrets.seal(secret, SECRET_PURPOSE),
     previousSecret: null,
     previousSecretExpiresAt: null,
     failingSince: null,
@@ -152,7 +195,7 @@ export async function createSubscription(
     updatedAt: now,
   };
   await insertSubscription(ctx.db, row);
-  return { ...toView(row), secret: row.secret };
+  return { ...toView(row), secret };
 }
 
 export async function listSubscriptionsPage(
@@ -203,7 +246,7 @@ export async function rotateSecret(ctx: ServiceContext, companyId: string, id: s
   const now = ctx.clock.now();
   const secret = generateSecret();
   const row = await rotateSubscriptionSecret(ctx.db, companyId, id, {
-    secret,
+    secret: ctx.secrets.seal(secret, SECRET_PURPOSE),
     previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
     now,
   });
@@ -233,7 +276,7 @@ export async function sendTestPing(
     companyId,
     data: { subscriptionId: subscription.id },
   });
-  const headers = signedHeaders({ msgId: eventId, timestamp: now, body: payload, secrets: signingSecrets(subscription, now) });
+  const headers = signedHeaders({ msgId: eventId, timestamp: now, body: payload, secrets: signingSecrets(openSigningSecrets(ctx.secrets, subscription), now) });
   const result = await transport.send(subscription.url, headers, payload);
   const delivered = result.kind === 'response' && result.statusCode >= 200 && result.statusCode < 300;
   const deliveryId = randomUUID();
