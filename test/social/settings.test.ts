@@ -51,7 +51,11 @@ describe('social provider settings', () => {
   });
 
   it('refuse plain-http provider endpoints in production mode (they receive the client secret and codes)', () => {
-    const env = { MODE: 'production', FACEBOOK_CLIENT_ID: 'f', FACEBOOK_CLIENT_SECRET: 's', FACEBOOK_TOKEN_URL: 'http://fb.example/token' };
+    const env = {
+      MODE: 'production',
+      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      FACEBOOK_CLIENT_ID: 'f', FACEBOOK_CLIENT_SECRET: 's', FACEBOOK_TOKEN_URL: 'http://fb.example/token',
+    };
     expect(() => loadConfig(env)).toThrow('FACEBOOK_TOKEN_URL must use https:');
   });
 });
