@@ -206,5 +206,6 @@ describe('operator CLI: member invite', () => {
       const signedIn = await signInVerifiedUser(t.ctx, { email: 'new.hire@example.com', emailVerified: true });
       expect(signedIn.membership).toMatchObject({ companyId: company.id, role: 'MEMBER' });
     });
-  });
+    // Four CLI processes, each loading the database: slow on a busy machine.
+  }, 120_000);
 });
