@@ -66,6 +66,8 @@ export interface FacebookSettings {
   tokenUrl: string;
   /** Graph API base, e.g. https://graph.facebook.com/v23.0 (the `me` call is {graphUrl}/me). */
   graphUrl: string;
+  /** Send PKCE (S256), which Facebook documents for manually built login flows. */
+  pkce: boolean;
 }
 
 export interface SocialSettings {
@@ -207,6 +209,7 @@ function socialSettings(env: Env, mode: Mode): SocialSettings {
     authorizeUrl: providerUrl(env, 'FACEBOOK_AUTHORIZE_URL', 'https://www.facebook.com/v23.0/dialog/oauth', mode),
     tokenUrl: providerUrl(env, 'FACEBOOK_TOKEN_URL', `${FACEBOOK_GRAPH}/oauth/access_token`, mode),
     graphUrl: providerUrl(env, 'FACEBOOK_GRAPH_URL', FACEBOOK_GRAPH, mode),
+    pkce: boolean(env, 'FACEBOOK_PKCE', true),
   };
   const google = clientCredentials(env, 'GOOGLE');
   const linkedin = clientCredentials(env, 'LINKEDIN');

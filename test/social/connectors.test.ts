@@ -112,6 +112,42 @@ describe('Google connector (OpenID Connect by discovery)', () => {
   });
 });
 
+describe('LinkedIn connector (OpenID Connect by discovery, without nonce; PKCE only when enabled)', () => {
+  const LINKEDIN_REDIRECT = 'http://127.0.0.1:9/signin/callback/linkedin';
+  let linkedin: FakeGoogle;
+  beforeAll(async () => {
+    linkedin = await startFakeGoogle({ redirectUris: [LINKEDIN_REDIRECT], pkceRequired: false });
+  });
+  afterAll(() => linkedin.close());
+
+  const connectorFor = (env: Record<string, string> = {}) =>
+    buildSocialConnectors(
+      loadConfig({ LINKEDIN_CLIENT_ID: linkedin.clientId, LINKEDIN_CLIENT_SECRET: linkedin.clientSecret, LINKEDIN_ISSUER: linkedin.issuer, ...env })
+        .social,
+    ).get('linkedin')!;
+
+  it('sends no nonce and no PKCE by default, and takes email_verified sent as the string "true"', async () => {
+    const connector = connectorFor();
+    const checks = freshChecks(LINKEDIN_REDIRECT);
+    linkedin.signInAs({ sub: 'li-1', email: 'grace@example.com', email_verified: 'true', name: 'Grace Hopper' });
+    const back = await upstreamRedirect(await connector.authorizationUrl(checks), LINKEDIN_REDIRECT);
+    const sent = linkedin.authorizations.at(-1)!;
+    expect(sent.state).toBe(checks.state);
+    expect(sent).not.toHaveProperty('nonce');
+    expect(sent).not.toHaveProperty('code_challenge');
+    expect(await connector.complete(back, checks)).toMatchObject({ provider: 'linkedin', subject: 'li-1', email: 'grace@example.com', emailVerified: true });
+  });
+
+  it('sends PKCE with LINKEDIN_PKCE=true', async () => {
+    const connector = connectorFor({ LINKEDIN_PKCE: 'true' });
+    const checks = freshChecks(LINKEDIN_REDIRECT);
+    linkedin.signInAs({ sub: 'li-2', email: 'h@example.com', email_verified: true });
+    const back = await upstreamRedirect(await connector.authorizationUrl(checks), LINKEDIN_REDIRECT);
+    expect(linkedin.authorizations.at(-1)!.code_challenge).toBe(await oidc.calculatePKCECodeChallenge(checks.codeVerifier));
+    expect(await connector.complete(back, checks)).toMatchObject({ subject: 'li-2', emailVerified: true });
+  });
+});
+
 describe('Facebook connector (OAuth 2 and the Graph me call)', () => {
   let facebook: FakeFacebook;
   beforeAll(async () => {
@@ -119,9 +155,10 @@ describe('Facebook connector (OAuth 2 and the Graph me call)', () => {
   });
   afterAll(() => facebook.close());
 
-  const connectorFor = () =>
+  const connectorFor = (env: Record<string, string> = {}) =>
     buildSocialConnectors(
       loadConfig({
+        ...env,
         FACEBOOK_CLIENT_ID: facebook.clientId,
         FACEBOOK_CLIENT_SECRET: facebook.clientSecret,
         FACEBOOK_AUTHORIZE_URL: facebook.authorizeUrl,
@@ -147,6 +184,15 @@ describe('Facebook connector (OAuth 2 and the Graph me call)', () => {
       picture: 'https://fb.example/a.jpg',
     });
     expect(facebook.meCalls.at(-1)).toEqual({ fields: 'id,name,email,picture', proofValid: true });
+  });
+
+  it('sends no PKCE with FACEBOOK_PKCE=false', async () => {
+    const connector = connectorFor({ FACEBOOK_PKCE: 'false' });
+    const checks = freshChecks(FB_REDIRECT);
+    facebook.signInAs({ id: '10009', email: 'nopkce@example.com' });
+    const back = await upstreamRedirect(await connector.authorizationUrl(checks), FB_REDIRECT);
+    expect(facebook.dialogs.at(-1)).not.toHaveProperty('code_challenge');
+    expect(await connector.complete(back, checks)).toMatchObject({ subject: '10009', emailVerified: true });
   });
 
   it('has no verified e-mail when Facebook gives none', async () => {

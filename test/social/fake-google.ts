@@ -1,4 +1,4 @@
-// A local OpenID provider standing in for Google: a real oidc-provider instance on loopback whose
+// A local OpenID provider standing in for Google (or LinkedIn's OpenID Connect): a real oidc-provider instance on loopback whose
 // sign-in is programmatic: each authorization logs in the account the test chose with
 // `signInAs`, and grants the scopes asked for. It records what each authorization request carried
 // so tests can see PKCE and the nonce arrive.
@@ -25,7 +25,11 @@ export interface FakeGoogle {
   close(): Promise<void>;
 }
 
-export async function startFakeGoogle(options: { redirectUris: string[] }): Promise<FakeGoogle> {
+export async function startFakeGoogle(options: {
+  redirectUris: string[];
+  /** Google requires PKCE from us; LinkedIn (without PKCE enabled for the app) does not take it. */
+  pkceRequired?: boolean;
+}): Promise<FakeGoogle> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -50,7 +54,7 @@ export async function startFakeGoogle(options: { redirectUris: string[] }): Prom
     // Like Google: the profile and e-mail claims travel in the ID token itself.
     conformIdTokenClaims: false,
     // Like Google with our connector: an authorization without PKCE is refused.
-    pkce: { required: () => true },
+    pkce: { required: () => options.pkceRequired ?? true },
     findAccount: (_ctx, sub) => {
       const account = accounts.get(sub);
       return account ? { accountId: sub, claims: () => ({ ...account }) } : undefined;

@@ -21,6 +21,7 @@ describe('social provider settings', () => {
       authorizeUrl: expect.stringMatching(/^https:\/\/www\.facebook\.com\/v\d+\.\d+\/dialog\/oauth$/),
       tokenUrl: expect.stringMatching(/^https:\/\/graph\.facebook\.com\/v\d+\.\d+\/oauth\/access_token$/),
       graphUrl: expect.stringMatching(/^https:\/\/graph\.facebook\.com\/v\d+\.\d+$/),
+      pkce: true,
     });
   });
 
@@ -45,6 +46,7 @@ describe('social provider settings', () => {
     [{ SOCIAL_TIMEOUT_SECONDS: '0' }, 'SOCIAL_TIMEOUT_SECONDS'],
     [{ SOCIAL_TIMEOUT_SECONDS: '61' }, 'SOCIAL_TIMEOUT_SECONDS'],
     [{ LINKEDIN_PKCE: 'maybe' }, 'LINKEDIN_PKCE'],
+    [{ FACEBOOK_PKCE: 'no' }, 'FACEBOOK_PKCE'],
   ])('refuse %j, naming the setting', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

@@ -138,7 +138,7 @@ function facebookConnector(settings: FacebookSettings, timeoutSeconds: number): 
   const connector: SocialConnector = {
     provider: 'facebook',
     displayName: PROVIDER_NAMES.facebook,
-    usesPkce: true,
+    usesPkce: settings.pkce,
     usesNonce: false,
     async authorizationUrl(checks) {
       return oidc.buildAuthorizationUrl(config, {
@@ -152,7 +152,7 @@ function facebookConnector(settings: FacebookSettings, timeoutSeconds: number): 
       const tokens = await oidc
         .authorizationCodeGrant(config, callbackUrl, {
           expectedState: checks.state,
-          pkceCodeVerifier: checks.codeVerifier,
+          ...(settings.pkce ? { pkceCodeVerifier: checks.codeVerifier } : {}),
           idTokenExpected: false,
         })
         .catch(rethrowDenied);
