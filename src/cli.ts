@@ -263,7 +263,8 @@ const commands: Record<string, Command> = {
       const { source } = loadEncryptionKeys(config);
       return withServices(config, async (ctx) => {
         // Every kind of secret kept sealed is re-sealed here (OAuth client secrets join this list).
-        const reseal = async (box: typeof ctx.secrets) => resealSigningSecrets(ctx, { box });
+        const { resealOidcKeys } = await import('./modules/oauth/keys.ts');
+        const reseal = async (box: typeof ctx.secrets) => (await resealSigningSecrets(ctx, { box })) + (await resealOidcKeys(ctx, box));
         if (source.kind === 'setting') {
           return { keySource: 'ENCRYPTION_KEY', keyId: ctx.secrets.currentKeyId, resealed: await reseal(ctx.secrets) };
         }

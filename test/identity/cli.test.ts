@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { queryRows } from '../../src/db/client.ts';
 import { childEnv } from '../helpers/child-env.ts';
-import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
+import { buildTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../helpers/test-app.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const usingPostgres = Boolean(process.env.DATABASE_URL);
@@ -38,10 +38,10 @@ let dataDir: string | undefined;
 beforeAll(async () => {
   if (usingPostgres) {
     shared = await buildTestApp();
-    target = { DATABASE_URL: shared.databaseUrl! };
+    target = { DATABASE_URL: shared.databaseUrl!, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
   } else {
     dataDir = mkdtempSync(join(tmpdir(), 'recruiting-identity-cli-'));
-    target = { DATA_DIR: dataDir, DATABASE_URL: '' };
+    target = { DATA_DIR: dataDir, DATABASE_URL: '', ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
   }
 });
 
@@ -65,7 +65,7 @@ async function publishedKeys(): Promise<Array<{ kid: string }>> {
 
 async function withApp<T>(fn: (t: TestApp) => Promise<T>): Promise<T> {
   if (shared) return fn(shared);
-  const t = await buildTestApp({}, { dataDir });
+  const t = await buildTestApp({ DATA_DIR: dataDir! }, { dataDir });
   try {
     return await fn(t);
   } finally {
@@ -73,7 +73,9 @@ async function withApp<T>(fn: (t: TestApp) => Promise<T>): Promise<T> {
   }
 }
 
-describe('identity commands', () => {
+// Each command is a new Node process opening the database (the first one migrates a new embedded
+// directory): slow on a loaded machine, hence the generous limit.
+describe('identity commands', { timeout: 180_000 }, () => {
   it('client create prints a confidential client with its secret once; only a hash is stored; client list never shows it', async () => {
     const created = await cliJson(
       ['client', 'create', '--name', 'Partner ATS', '--redirect-uri', 'https://ats.example/cb', '--redirect-uri', 'http://localhost:8080/cb'],

@@ -17,9 +17,10 @@ describe('settings of the development sign-in', () => {
     expect(loadConfig({}).devSignIn).toBe(true);
     expect(loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1:5432/db' }).devSignIn).toBe(false);
     expect(loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1:5432/db', DEV_SIGN_IN: 'true' }).devSignIn).toBe(true);
-    expect(loadConfig({ MODE: 'production' }).devSignIn).toBe(false);
-    expect(() => loadConfig({ MODE: 'production', DEV_SIGN_IN: 'true' })).toThrow(ConfigError);
-    expect(() => loadConfig({ MODE: 'production', DEV_SIGN_IN: 'true' })).toThrow(/DEV_SIGN_IN/);
+    const production = { MODE: 'production', ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') };
+    expect(loadConfig(production).devSignIn).toBe(false);
+    expect(() => loadConfig({ ...production, DEV_SIGN_IN: 'true' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...production, DEV_SIGN_IN: 'true' })).toThrow(/DEV_SIGN_IN/);
   });
 
   it('checks COOKIE_KEYS', () => {

@@ -5,7 +5,8 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ServiceContext } from '../../shared/context.ts';
-import { deleteKey, insertKey, listKeys, lockKeyGeneration, type OidcKeyRow } from './repo.ts';
+import type { SecretBox } from '../../shared/secret-box.ts';
+import { deleteKey, insertKey, listKeys, lockKeyGeneration, updateKeyMaterial, type OidcKeyRow } from './repo.ts';
 
 /** Keys kept per kind: the current one and two before it, so tokens signed before a rotation verify. */
 const KEPT_KEYS = 3;
@@ -107,4 +108,19 @@ export async function rotateOidcKeys(ctx: ServiceContext): Promise<RotatedKeys> 
       keptSigningKeyIds: signing.map((key) => String(key.kid)),
     };
   });
+}
+
+/** Re-seals the stored keys under the box's current encryption key (encryption-key rotation); returns how many changed. */
+export async function resealOidcKeys(ctx: ServiceContext, box: SecretBox = ctx.secrets): Promise<number> {
+  let count = 0;
+  for (const kind of ['signing', 'cookie'] as const) {
+    for (const row of await listKeys(ctx.db, kind)) {
+      const sealed = String(row.material.sealed);
+      if (box.isCurrent(sealed)) continue;
+      const plain = box.open(sealed, purposeOf(kind));
+      await updateKeyMaterial(ctx.db, row.id, { sealed: box.seal(plain, purposeOf(kind)) });
+      count++;
+    }
+  }
+  return count;
 }

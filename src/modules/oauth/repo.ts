@@ -81,6 +81,10 @@ export async function insertKey(db: Db, row: OidcKeyRow): Promise<void> {
   await db.insert(oidcKeys).values(row);
 }
 
+export async function updateKeyMaterial(db: Db, id: string, material: Record<string, unknown>): Promise<void> {
+  await db.update(oidcKeys).set({ material }).where(eq(oidcKeys.id, id));
+}
+
 export async function deleteKey(db: Db, id: string): Promise<void> {
   await db.delete(oidcKeys).where(eq(oidcKeys.id, id));
 }
