@@ -10,13 +10,13 @@ import type { ServiceContext } from './shared/context.ts';
 import type { SecretBox } from './shared/secret-box.ts';
 import { registerAuth } from './http/auth.ts';
 import { ErrorEnvelope } from './http/error-envelope.ts';
-import { frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
+import { clientErrorHandler, expectationFailed, frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { registerHttpsOnly } from './http/https.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerOpenApi } from './http/openapi.ts';
-import { registerRateLimit } from './http/rate-limit.ts';
+import { registerAuthFailureLimit, registerRateLimit } from './http/rate-limit.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit-store.ts';
 import { generateRequestId, registerRequestId } from './http/request-id.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
@@ -88,10 +88,25 @@ const SHARED_SCHEMAS = [
 ];
 
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {
+  const { config } = deps;
+  // Node checks request and header deadlines on this interval (30 s by default): a fraction of the
+  // timeout keeps the cut-off close to it.
+  const socketOptions = {
+    requestTimeout: config.requestTimeoutMs,
+    headersTimeout: config.requestTimeoutMs,
+    connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(config.requestTimeoutMs / 4))),
+  };
   const app = Fastify({
-    https: deps.config.tls
-      ? { cert: readFileSync(deps.config.tls.certFile), key: readFileSync(deps.config.tls.keyFile) }
+    https: config.tls
+      ? { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile), ...socketOptions }
       : null,
+    // Fastify's https overload does not declare `http` (it is used only without TLS).
+    ...({ http: socketOptions } as object),
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.connectionTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    maxRequestsPerSocket: config.maxRequestsPerSocket,
+    clientErrorHandler,
     logger: {
       level: deps.config.logLevel,
       redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
@@ -99,9 +114,18 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     genReqId: generateRequestId,
     frameworkErrors: frameworkErrorHandler,
     bodyLimit: BODY_LIMIT_BYTES,
-    // Behind a TLS-terminating proxy X-Forwarded-* tells the real scheme and client.
-    trustProxy: deps.config.mode === 'production',
+    // X-Forwarded-* (the real scheme and client behind a TLS-terminating proxy) is believed only
+    // from the configured proxies: from anyone else it would let a client choose its own address
+    // (dodging per-address limits) or claim HTTPS.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.server.on('checkExpectation', expectationFailed);
+  // A response sent before the body was read (401, 413, 415...): close the connection rather than
+  // keep reading whatever the client still uploads.
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.raw.complete) reply.header('connection', 'close');
+  });
 
   const ctx: ServiceContext = { db: deps.database.db, clock: deps.clock, secrets: deps.secrets };
   app.decorate('deps', deps);
@@ -114,12 +138,14 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   registerErrorHandling(app);
   if (deps.config.mode === 'production') registerHttpsOnly(app);
   registerAuth(app, ctx);
-  const rateLimitStore = deps.config.redisUrl
-    ? new RedisRateLimitStore(deps.config.redisUrl)
+  const rateLimitStore = config.redisUrl
+    ? new RedisRateLimitStore(config.redisUrl, { breakerOpenMs: config.redisBreakerMs })
     : new MemoryRateLimitStore();
   app.addHook('onClose', async () => rateLimitStore.close());
-  // After registerAuth: its onRoute hook must run first so the limit check ends up ahead of it.
-  registerRateLimit(app, { store: rateLimitStore, limitPerMinute: deps.config.rateLimitPerMinute, clock: deps.clock });
+  // After registerAuth: its onRoute hook must run first so the limit checks end up ahead of it
+  // (each prepends its check: the failure limit runs first, then the per-key limit, then auth).
+  registerRateLimit(app, { store: rateLimitStore, limitPerMinute: config.rateLimitPerMinute, clock: deps.clock });
+  registerAuthFailureLimit(app, { store: rateLimitStore, failuresPerMinute: config.authFailuresPerMinute, clock: deps.clock });
   registerIdempotency(app, ctx);
   await registerOpenApi(app, deps.config);
   registerHealth(app, deps.database);

@@ -229,7 +229,8 @@ const commands: Record<string, Command> = {
       };
       const { seedBulk, SeedBulkError } = await import('./modules/demo/seed-bulk.ts');
       const { startDatabase } = await import('./db/start.ts');
-      const database = await startDatabase(config);
+      // Set-based inserts of a million rows rightly run longer than any request may.
+      const database = await startDatabase({ ...config, dbStatementTimeoutMs: 0 });
       try {
         return await seedBulk(database, options);
       } catch (error) {

@@ -1,5 +1,6 @@
 // All settings come from the environment, are validated once at start, and are then passed
 // around as a plain object: nothing reads process.env at request time.
+import { isIP } from 'node:net';
 import { EncryptionKeyError, parseEncryptionKey } from './shared/secret-box.ts';
 
 export type Mode = 'development' | 'production';
@@ -26,6 +27,15 @@ export interface Config {
   webhookConcurrency: number;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
+  /** Failed authentications (401) per minute per client address before it gets 429. */
+  authFailuresPerMinute: number;
+  /** After a Redis failure, how long the rate limiter stops asking Redis (and lets requests through). */
+  redisBreakerMs: number;
+  /**
+   * Proxies whose X-Forwarded-For / X-Forwarded-Proto are believed: addresses and CIDR ranges
+   * (or loopback, linklocal, uniquelocal). Empty: none, the socket's address and scheme count.
+   */
+  trustProxy: string[];
   /** Creates the demo company and key on an empty embedded database. */
   seedDemo: boolean;
   /** TLS terminated by this server: PEM certificate and key files (both or neither). */
@@ -39,6 +49,22 @@ export interface Config {
   cookieKeys: string[] | undefined;
   /** The development sign-in by e-mail alone (no password): on by default with the embedded database in development mode only. */
   devSignIn: boolean;
+  /** PostgreSQL connections per process. */
+  dbPoolSize: number;
+  /** PostgreSQL statement_timeout (0: none). */
+  dbStatementTimeoutMs: number;
+  /** PostgreSQL idle_in_transaction_session_timeout (0: none). */
+  dbIdleInTransactionTimeoutMs: number;
+  /** Longest wait for a free pooled connection before the request is answered 503 (0: forever). */
+  dbPoolTimeoutMs: number;
+  /** Time to receive a whole request (headers and body); slower clients get 408 and are cut off. */
+  requestTimeoutMs: number;
+  /** A socket with no traffic for this long is closed. */
+  connectionTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
+  /** Requests one keep-alive connection may carry before the server closes it. */
+  maxRequestsPerSocket: number;
   /**
    * ENCRYPTION_KEY (seals secrets at rest) and ENCRYPTION_KEY_PREVIOUS (opens values sealed under
    * the key being rotated away from). Unset: a key kept in DATA_DIR (development mode only).
@@ -151,6 +177,26 @@ function cookieKeys(env: Env): string[] | undefined {
   return keys;
 }
 
+const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
+
+function proxyList(env: Env): string[] {
+  const raw = env.TRUST_PROXY ?? '';
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (PROXY_KEYWORDS.includes(entry)) continue;
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const maxPrefix = family === 6 ? 128 : 32;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (family === 0 || !prefixOk || extra !== undefined) {
+      throw new ConfigError(
+        `TRUST_PROXY must be a comma-separated list of addresses, CIDR ranges or ${PROXY_KEYWORDS.join('/')} (got "${entry}")`,
+      );
+    }
+  }
+  return entries;
+}
+
 function encryptionKeys(env: Env, mode: Mode): Config['encryptionKey'] {
   const parse = (name: string, raw: string) => {
     try {
@@ -253,12 +299,24 @@ export function loadConfig(env: Env = process.env): Config {
     webhookLeaseSeconds: integer(env, 'WEBHOOK_LEASE_SECONDS', 60, 1, 3600),
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 10, 1, 200),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
+    redisBreakerMs: integer(env, 'REDIS_BREAKER_MS', 30_000, 100, 3_600_000),
+    trustProxy: proxyList(env),
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined && mode === 'development'),
     tls: tlsFiles(env),
     ...translatorSettings(env),
     oidcJwksFile: env.OIDC_JWKS_FILE || undefined,
     cookieKeys: cookieKeys(env),
     devSignIn,
+    dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
+    dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 86_400_000),
+    dbIdleInTransactionTimeoutMs: integer(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 0, 86_400_000),
+    dbPoolTimeoutMs: integer(env, 'DB_POOL_TIMEOUT_MS', 5_000, 0, 600_000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    connectionTimeoutMs: integer(env, 'CONNECTION_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    // Above the usual 60 s idle timeout of load balancers, so they close first, never we under them.
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
+    maxRequestsPerSocket: integer(env, 'MAX_REQUESTS_PER_SOCKET', 1000, 1, 1_000_000),
     encryptionKey: encryptionKeys(env, mode),
     social: socialSettings(env, mode),
   };

@@ -42,10 +42,43 @@ export interface OpenOptions {
   loadDataDir?: Blob | undefined;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /** PostgreSQL only; 0 means none. */
+  timeouts?: DatabaseTimeouts;
+}
+
+export interface DatabaseTimeouts {
+  /** Longest one statement may run (statement_timeout), locks waited for included. */
+  statementMs: number;
+  /** A session idle inside an open transaction is ended after this (idle_in_transaction_session_timeout). */
+  idleInTransactionMs: number;
+  /** Longest wait for a free pooled connection (pg's connectionTimeoutMillis). */
+  poolWaitMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { statementMs: 30_000, idleInTransactionMs: 60_000, poolWaitMs: 5_000 };
+
+/**
+ * The database cannot take the request now (no free connection in time, or a statement ran past
+ * statement_timeout, typically waiting for a lock): a 503 with Retry-After, not a 500.
+ */
+export class DatabaseBusyError extends Error {
+  override name = 'DatabaseBusyError';
+}
+
+/** Whether an error (or one of its causes: Drizzle wraps driver errors) says the database is busy. */
+export function isDatabaseBusy(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof DatabaseBusyError) return true;
+    if ((e as { code?: unknown }).code === '57014') return true; // query_canceled: statement_timeout
+    if (e.message === 'timeout exceeded when trying to connect') return true; // pg-pool wait
+  }
+  return false;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  if (options.databaseUrl) {
+    return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS);
+  }
   return openEmbedded(options.dataDir, options.loadDataDir);
 }
 
@@ -86,8 +119,17 @@ async function openEmbedded(dataDir: string | undefined, loadDataDir: Blob | und
   };
 }
 
-async function openPostgres(databaseUrl: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+async function openPostgres(databaseUrl: string, poolSize: number, timeouts: DatabaseTimeouts): Promise<Database> {
+  // Without these one locked table once held every pooled connection and every request waited
+  // for it (11.8 s for /enums): now a statement gives up, and a request that cannot get a
+  // connection in time is answered 503.
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: poolSize,
+    connectionTimeoutMillis: timeouts.poolWaitMs,
+    statement_timeout: timeouts.statementMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+  });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   // Fail fast on a wrong URL rather than at the first request.
@@ -107,12 +149,15 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Data
     async execScript(script) {
       const client = await pool.connect();
       try {
+        // Migrations may rightly take longer than any request.
+        await client.query('SET statement_timeout = 0');
         await client.query(script);
       } catch (error) {
         // Never hand a connection with an aborted transaction back to the pool.
         await client.query('ROLLBACK').catch(() => {});
         throw error;
       } finally {
+        await client.query(`SET statement_timeout = ${Number(timeouts.statementMs)}`).catch(() => {});
         client.release();
       }
     },

@@ -5,7 +5,16 @@ import { openDatabase, type Database } from './client.ts';
 import { migrate } from './migrate.ts';
 
 export async function startDatabase(config: Config): Promise<Database> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.dbPoolSize,
+    timeouts: {
+      statementMs: config.dbStatementTimeoutMs,
+      idleInTransactionMs: config.dbIdleInTransactionTimeoutMs,
+      poolWaitMs: config.dbPoolTimeoutMs,
+    },
+  });
   try {
     await migrate(database);
   } catch (error) {

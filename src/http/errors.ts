@@ -1,5 +1,9 @@
 // Maps every error the server produces to the contract's envelope, in one place.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseBusy } from '../db/client.ts';
 import { DomainError } from '../shared/errors.ts';
 import { errorBody, errorResponses } from './error-envelope.ts';
 import { detailsFromAjv } from './validation.ts';
@@ -30,13 +34,20 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .status(422)
         .send(errorBody(422, 'VALIDATION_ERROR', 'Request validation failed', request.url, details));
     }
+    if (isDatabaseBusy(error)) {
+      request.log.warn({ err: error }, 'database busy');
+      return reply
+        .status(503)
+        .header('Retry-After', '5')
+        .send(errorBody(503, 'SERVICE_UNAVAILABLE', 'The database is busy; try again shortly', request.url));
+    }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'unhandled error');
       return reply.status(500).send(errorBody(500, 'INTERNAL_ERROR', 'Internal server error', request.url));
     }
     let message = error.message;
-    if (status === 400) message = 'Malformed JSON body';
+    if (status === 400) message = /^Z_/.test(String(error.code)) ? 'Request body is not valid gzip' : 'Malformed JSON body';
     if (status === 413) message = 'Request body is larger than 1 MB';
     if (status === 415) message = 'Request body must be JSON (Content-Type: application/json)';
     return reply.status(status).send(errorBody(status, CODE_BY_STATUS[status] ?? 'ERROR', message, request.url));
@@ -47,7 +58,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const schema = (route.schema ?? {}) as Record<string, unknown>;
     if (schema.hide) return;
-    const statuses = [500];
+    const statuses = [500, 503];
     if (schema.body) statuses.push(400, 413, 415, 422);
     else if (schema.querystring || schema.params || schema.headers) statuses.push(422);
     route.schema = { ...schema, response: { ...errorResponses(statuses), ...(schema.response as object) } };
@@ -71,4 +82,67 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
     .header('X-Request-Id', request.id)
     .status(status)
     .send(errorBody(status, CODE_BY_STATUS[status] ?? 'INTERNAL_ERROR', message, request.url));
+}
+
+// --- errors from Node's HTTP parser, before Fastify sees a request --------------------------------
+
+const CLIENT_ERRORS: Record<string, { status: number; message: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time' },
+  HPE_HEADER_OVERFLOW: { status: 431, message: 'Request headers are too large' },
+  HPE_UNEXPECTED_CONTENT_LENGTH: { status: 400, message: 'Content-Length together with Transfer-Encoding' },
+  HPE_INVALID_CONTENT_LENGTH: { status: 400, message: 'Invalid or repeated Content-Length' },
+  HPE_INVALID_TRANSFER_ENCODING: { status: 400, message: 'Invalid Transfer-Encoding' },
+};
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 417: 'Expectation Failed', 431: 'Request Header Fields Too Large' };
+
+CODE_BY_STATUS[408] = 'REQUEST_TIMEOUT';
+CODE_BY_STATUS[417] = 'EXPECTATION_FAILED';
+CODE_BY_STATUS[431] = 'REQUEST_HEADER_FIELDS_TOO_LARGE';
+
+/** The path of a request the parser refused, when its request line is still readable. */
+function pathOf(rawPacket: unknown): string {
+  const line = Buffer.isBuffer(rawPacket) ? rawPacket.subarray(0, 2048).toString('latin1') : '';
+  return /^[A-Z]{3,10} (\/[\x21-\x7e]*) HTTP\/1\.[01]\r?\n/.exec(line)?.[1] ?? '/';
+}
+
+/** A complete HTTP/1.1 error response in the envelope; the connection closes after it. */
+export function rawErrorResponse(status: number, message: string, path: string): string {
+  const body = JSON.stringify(errorBody(status, CODE_BY_STATUS[status] ?? 'BAD_REQUEST', message, path));
+  return [
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Bad Request'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${randomUUID()}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's parser refuses (smuggling attempts, repeated
+ * Content-Length, oversized headers, a request not received in time) is answered in the envelope
+ * with an X-Request-Id, and the connection is closed: after a framing error nothing else on it can
+ * be trusted.
+ */
+export function clientErrorHandler(this: { log: FastifyBaseLogger }, error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const known = CLIENT_ERRORS[error.code ?? ''] ?? { status: 400, message: 'Malformed HTTP request' };
+  this.log.debug({ code: error.code }, 'client error');
+  if (socket.writable) socket.end(rawErrorResponse(known.status, known.message, pathOf(error.rawPacket)));
+  socket.destroySoon();
+}
+
+/** Node answers an Expect header other than 100-continue with a bare 417: the envelope instead. */
+export function expectationFailed(request: IncomingMessage, response: ServerResponse): void {
+  const path = (request.url ?? '/').split('?')[0];
+  const body = JSON.stringify(errorBody(417, 'EXPECTATION_FAILED', 'Only "Expect: 100-continue" is supported', path));
+  response.writeHead(417, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'x-request-id': randomUUID(),
+    connection: 'close',
+  });
+  response.end(body);
 }

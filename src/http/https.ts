@@ -1,7 +1,7 @@
 // In production mode the API is HTTPS only: plain-HTTP API calls are refused (403 HTTPS_REQUIRED)
 // rather than redirected (a redirect would already have sent the key in clear), and HSTS is sent.
 // TLS ends either here (TLS_CERT_FILE/TLS_KEY_FILE) or at a trusted proxy that sets
-// X-Forwarded-Proto (trustProxy is on in production mode).
+// X-Forwarded-Proto (believed only from the addresses in TRUST_PROXY).
 import type { FastifyInstance } from 'fastify';
 import { DomainError } from '../shared/errors.ts';
 

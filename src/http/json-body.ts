@@ -1,9 +1,40 @@
+import { createGunzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import { DomainError } from '../shared/errors.ts';
+
+/** Deeper JSON is refused before parsing: later recursive walks (the idempotency fingerprint's
+ * JSON.stringify, validation) would overflow the stack on a body nested thousands deep. */
+export const MAX_JSON_DEPTH = 32;
+
+/** How deep objects and arrays nest in a JSON text (brackets inside strings do not count). */
+export function jsonDepth(text: string, stopAbove = Infinity): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      if (depth > max) {
+        max = depth;
+        if (max > stopAbove) return max;
+      }
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return max;
+}
 
 /**
  * JSON is the only body type. An empty body with a JSON content type counts as no body (many
  * clients send the header on body-less POSTs such as publish); anything else must parse, with
- * Fastify's own prototype-poisoning protection.
+ * Fastify's own prototype-poisoning protection, and nest at most MAX_JSON_DEPTH levels.
+ *
+ * `Content-Encoding: gzip` is decoded; the body limit counts the decoded bytes (Fastify applies
+ * it to the stream preParsing returns), so a small compressed bomb is a 413. Other encodings: 415.
  */
 export function registerJsonBody(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -12,8 +43,28 @@ export function registerJsonBody(app: FastifyInstance): void {
     'application/json',
     { parseAs: 'string' },
     (request, body, done) => {
-      if ((body as string).trim() === '') return done(null, undefined);
-      return parseJson(request, body as string, done);
+      const text = body as string;
+      if (text.trim() === '') return done(null, undefined);
+      if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+        return done(new DomainError(400, 'BAD_REQUEST', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+      }
+      return parseJson(request, text, done);
     },
   );
+
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+    if (!encoding || encoding === 'identity') return payload;
+    if (encoding !== 'gzip' && encoding !== 'x-gzip') {
+      throw new DomainError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding must be gzip or identity');
+    }
+    const gunzip = createGunzip() as ReturnType<typeof createGunzip> & { receivedEncodedLength: number };
+    // Fastify compares Content-Length with the bytes received, which are the encoded ones.
+    gunzip.receivedEncodedLength = 0;
+    payload.on('data', (chunk: Buffer) => {
+      gunzip.receivedEncodedLength += chunk.length;
+    });
+    payload.on('error', (error) => gunzip.destroy(error));
+    return payload.pipe(gunzip);
+  });
 }

@@ -10,7 +10,10 @@ export interface WindowCount {
 }
 
 export interface RateLimitStore {
+  /** Counts one more in the caller's current window. */
   hit(key: string, windowMs: number, now: number): Promise<WindowCount>;
+  /** The caller's current window without counting (0 when none). */
+  peek(key: string, windowMs: number, now: number): Promise<WindowCount>;
   close(): Promise<void>;
 }
 
@@ -32,25 +35,88 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { count: window.count, resetMs: start + windowMs - now };
   }
 
+  async peek(key: string, windowMs: number, now: number): Promise<WindowCount> {
+    const start = now - (now % windowMs);
+    const window = this.#windows.get(key);
+    return { count: window?.start === start ? window.count : 0, resetMs: start + windowMs - now };
+  }
+
   async close(): Promise<void> {}
 }
 
+/** Redis is skipped while the breaker is open (after a failure): the caller fails open at once. */
+export class RateLimitStoreUnavailableError extends Error {
+  override name = 'RateLimitStoreUnavailableError';
+}
+
+export interface RedisStoreOptions {
+  /** After a failed Redis call, how long to stop asking Redis (the breaker stays open). */
+  breakerOpenMs: number;
+  /** Longest wait for one Redis command. */
+  commandTimeoutMs?: number;
+}
+
+/**
+ * Counters in Redis, behind a circuit breaker: when a command fails (Redis down, slow, refusing),
+ * the store stops calling Redis for `breakerOpenMs` and every hit fails at once, so the rate
+ * limiter lets requests through without each one waiting for a timeout. After that time one call
+ * tries Redis again (half-open): success closes the breaker, failure opens it again.
+ */
 export class RedisRateLimitStore implements RateLimitStore {
   #redis: Redis;
+  #breakerOpenMs: number;
+  #openUntil = 0;
+  #probing = false;
+  /** Commands sent to Redis (for tests and metrics). */
+  redisCalls = 0;
 
-  constructor(url: string) {
-    this.#redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 1000 });
+  constructor(url: string, options: RedisStoreOptions) {
+    this.#breakerOpenMs = options.breakerOpenMs;
+    this.#redis = new Redis(url, {
+      maxRetriesPerRequest: 1,
+      commandTimeout: options.commandTimeoutMs ?? 1000,
+      connectTimeout: options.commandTimeoutMs ?? 1000,
+    });
     // Connection errors surface on the command that needs Redis; don't crash on the event.
     this.#redis.on('error', () => {});
+  }
+
+  /** Whether the breaker is open at `now` (Redis is not being asked). */
+  isOpen(now: number): boolean {
+    return now < this.#openUntil || this.#probing;
+  }
+
+  async #call<T>(now: number, command: () => Promise<T>): Promise<T> {
+    if (this.isOpen(now)) throw new RateLimitStoreUnavailableError('Redis skipped: circuit breaker open after a failure');
+    const halfOpen = this.#openUntil !== 0;
+    if (halfOpen) this.#probing = true; // one probe at a time
+    this.redisCalls += 1;
+    try {
+      const result = await command();
+      this.#openUntil = 0;
+      return result;
+    } catch (error) {
+      this.#openUntil = now + this.#breakerOpenMs;
+      throw error;
+    } finally {
+      if (halfOpen) this.#probing = false;
+    }
   }
 
   async hit(key: string, windowMs: number, now: number): Promise<WindowCount> {
     const start = now - (now % windowMs);
     const redisKey = `ratelimit:${key}:${start}`;
-    const [[, count]] = (await this.#redis.multi().incr(redisKey).pexpire(redisKey, windowMs + 1000).exec()) as [
-      [unknown, number],
-    ];
+    const [[error, count]] = await this.#call(now, async () =>
+      (await this.#redis.multi().incr(redisKey).pexpire(redisKey, windowMs + 1000).exec()) as [[Error | null, number]],
+    );
+    if (error) throw error;
     return { count, resetMs: start + windowMs - now };
+  }
+
+  async peek(key: string, windowMs: number, now: number): Promise<WindowCount> {
+    const start = now - (now % windowMs);
+    const value = await this.#call(now, () => this.#redis.get(`ratelimit:${key}:${start}`));
+    return { count: Number(value ?? 0), resetMs: start + windowMs - now };
   }
 
   async close(): Promise<void> {

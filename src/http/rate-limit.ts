@@ -1,13 +1,66 @@
 // Rate limit per API key (per client address for calls without one) on the public API.
 // Headers follow the IETF RateLimit header fields draft: RateLimit-Policy on every response,
 // RateLimit with what remains; over the limit 429 TOO_MANY_REQUESTS with Retry-After.
+//
+// Failed authentications are limited per client address as well: every made-up key has a bucket
+// of its own above, so without this a client could try keys forever, each costing a database
+// lookup. Past the limit an address gets 429 before any lookup, whatever key it sends, until the
+// window ends. The client address is the socket's unless TRUST_PROXY names the proxy in front.
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.ts';
 import { DomainError } from '../shared/errors.ts';
-import type { RateLimitStore } from './rate-limit-store.ts';
+import { RateLimitStoreUnavailableError, type RateLimitStore } from './rate-limit-store.ts';
 
 const WINDOW_MS = 60_000;
+
+/** Limits 401 answers per client address; registered after registerRateLimit so it runs first. */
+export function registerAuthFailureLimit(
+  app: FastifyInstance,
+  options: { store: RateLimitStore; failuresPerMinute: number; clock: Clock },
+): void {
+  const { store, failuresPerMinute, clock } = options;
+  const counter = (ip: string) => `authfail:${ip}`;
+
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.auth) return;
+    const existing = route.onRequest ? [route.onRequest].flat() : [];
+    route.onRequest = [
+      async (request, reply) => {
+        let window;
+        try {
+          window = await store.peek(counter(request.ip), WINDOW_MS, clock.now().getTime());
+        } catch (error) {
+          logStoreFailure(request, error);
+          return;
+        }
+        if (window.count >= failuresPerMinute) {
+          reply.header('Retry-After', String(Math.ceil(window.resetMs / 1000)));
+          throw new DomainError(429, 'TOO_MANY_REQUESTS', 'Too many failed authentications from this address; try again later');
+        }
+      },
+      ...existing,
+    ];
+    const onResponse = route.onResponse ? [route.onResponse].flat() : [];
+    route.onResponse = [
+      ...onResponse,
+      async (request, reply) => {
+        if (reply.statusCode !== 401) return;
+        try {
+          await store.hit(counter(request.ip), WINDOW_MS, clock.now().getTime());
+        } catch (error) {
+          logStoreFailure(request, error);
+        }
+      },
+    ];
+  });
+}
+
+function logStoreFailure(request: FastifyRequest, error: unknown): void {
+  // While the breaker is open every request would say the same: log only the failure itself.
+  if (error instanceof RateLimitStoreUnavailableError) return;
+  request.log.warn({ err: error }, 'rate limit store unavailable; request allowed');
+}
 
 export function registerRateLimit(
   app: FastifyInstance,
@@ -33,7 +86,7 @@ export function registerRateLimit(
           window = await store.hit(caller, WINDOW_MS, clock.now().getTime());
         } catch (error) {
           // A rate-limit store outage must not take the API down with it.
-          request.log.warn({ err: error }, 'rate limit store unavailable; request allowed');
+          logStoreFailure(request, error);
           return;
         }
         const resetSeconds = Math.ceil(window.resetMs / 1000);

@@ -52,7 +52,8 @@ describe.each([
 describe('HTTPS in production mode', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await buildTestApp({ MODE: 'production', WEBHOOK_ALLOW_LOCAL: 'false' });
+    // app.inject comes from 127.0.0.1: the trusted proxy.
+    t = await buildTestApp({ MODE: 'production', WEBHOOK_ALLOW_LOCAL: 'false', TRUST_PROXY: '127.0.0.1' });
   });
   afterAll(async () => t.close());
 
@@ -71,6 +72,17 @@ describe('HTTPS in production mode', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+  });
+
+  it('does not believe X-Forwarded-Proto from a client that is not a trusted proxy', async () => {
+    const { headers } = await t.tenant();
+    const res = await t.app.inject({
+      url: '/public/v1/enums',
+      remoteAddress: '203.0.113.9',
+      headers: { ...headers, 'x-forwarded-proto': 'https' },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ status: 403, error: 'HTTPS_REQUIRED' });
   });
 
   it('still answers platform probes over plain HTTP', async () => {

@@ -23,8 +23,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database of this file's own. */
-export async function openTestDatabase(): Promise<TestDatabase> {
+/** A fresh, migrated database of this file's own (pool settings from `config` on PostgreSQL). */
+export async function openTestDatabase(config?: Config): Promise<TestDatabase> {
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {
     const name = `recruiting_t_${process.ppid}_${randomUUID().slice(0, 8)}`;
@@ -32,7 +32,19 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
     const url = databaseUrlFor(databaseUrl, name);
-    const database = await openDatabase({ databaseUrl: url, poolSize: 5 });
+    const database = await openDatabase({
+      databaseUrl: url,
+      poolSize: config?.dbPoolSize ?? 5,
+      ...(config
+        ? {
+            timeouts: {
+              statementMs: config.dbStatementTimeoutMs,
+              idleInTransactionMs: config.dbIdleInTransactionTimeoutMs,
+              poolWaitMs: config.dbPoolTimeoutMs,
+            },
+          }
+        : {}),
+    });
     return {
       database,
       url,
@@ -96,18 +108,22 @@ async function openSharedDatabase(url: string): Promise<TestDatabase> {
 }
 
 export async function buildTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const testDb = options.dataDir
-    ? await openDataDir(options.dataDir)
-    : options.databaseUrl
-      ? await openSharedDatabase(options.databaseUrl)
-      : await openTestDatabase();
+  // Every injected request comes from 127.0.0.1, and suites send many keyless or wrong-key calls on
+  // purpose: the per-address failure limit is raised here and tested on its own.
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     WEBHOOK_ALLOW_LOCAL: 'true',
     SEED_DEMO: 'false',
+    DB_POOL_SIZE: '5',
+    AUTH_FAILURES_PER_MINUTE: '100000',
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     ...env,
   });
+  const testDb = options.dataDir
+    ? await openDataDir(options.dataDir)
+    : options.databaseUrl
+      ? await openSharedDatabase(options.databaseUrl)
+      : await openTestDatabase(config);
   const clock = new TestClock();
   const { box: secrets } = loadEncryptionKeys(config);
   const app = await buildApp({ config, database: testDb.database, clock, secrets });

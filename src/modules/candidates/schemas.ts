@@ -85,7 +85,12 @@ export const CandidateInput = Type.Object(
     headline: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
     location: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
     skills: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 })),
-    links: Type.Optional(Type.Array(Type.String({ format: 'uri', maxLength: 2000 }), { maxItems: 20 })),
+    // http and https only: a javascript: or data: link would run in whoever opens it.
+    links: Type.Optional(
+      Type.Array(Type.String({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2000, description: 'An http or https URL' }), {
+        maxItems: 20,
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { lookupCandidates, normalizeLanguageTag, parseAcceptLanguage, sameLanguage } from './languages.ts';
+import {
+  lookupCandidates,
+  MAX_ACCEPT_LANGUAGE_LENGTH,
+  MAX_LANGUAGE_RANGES,
+  normalizeLanguageTag,
+  parseAcceptLanguage,
+  sameLanguage,
+} from './languages.ts';
 
 describe('normalizeLanguageTag', () => {
   it('puts each subtag in its canonical case', () => {
@@ -46,5 +53,34 @@ describe('sameLanguage', () => {
   it('compares case-insensitively', () => {
     expect(sameLanguage('pt-BR', 'pt-br')).toBe(true);
     expect(sameLanguage('pt', 'pt-BR')).toBe(false);
+  });
+});
+
+describe('crafted Accept-Language headers (bounded work per request)', () => {
+  const many = (count: number, tag = (i: number) => `x${String.fromCharCode(97 + (i % 26))}-a${i}-b${i}-c${i}`) =>
+    Array.from({ length: count }, (_, i) => tag(i)).join(', ');
+
+  it('reads at most MAX_LANGUAGE_RANGES entries', () => {
+    const ranges = parseAcceptLanguage(`${many(5000)}, de`);
+    expect(ranges.length).toBeLessThanOrEqual(MAX_LANGUAGE_RANGES);
+    expect(ranges.map((r) => r.tag)).not.toContain('de');
+    expect(lookupCandidates(many(5000)).length).toBeLessThanOrEqual(MAX_LANGUAGE_RANGES * 4);
+  });
+
+  it('reads at most MAX_ACCEPT_LANGUAGE_LENGTH characters and drops an entry cut by the cap', () => {
+    const header = `de-CH-1996;q=0.5,fr;q=0.9,${' '.repeat(MAX_ACCEPT_LANGUAGE_LENGTH)}en`;
+    expect(parseAcceptLanguage(header).map((r) => r.tag)).toEqual(['fr', 'de-CH-1996']);
+    // The cut falls inside "english": no "eng" made of its first letters.
+    const cut = `${' '.repeat(MAX_ACCEPT_LANGUAGE_LENGTH - 3)}fr,english`;
+    expect(parseAcceptLanguage(cut).map((r) => r.tag)).toEqual(['fr']);
+  });
+
+  it('refuses over-long tags', () => {
+    expect(normalizeLanguageTag(`en-${'abcdefgh-'.repeat(40)}x`)).toBeUndefined();
+    expect(parseAcceptLanguage(`en-${'abcdefgh-'.repeat(4)}a, de`)).toEqual([{ tag: 'de', q: 1 }]);
+  });
+
+  it('gives each tag once, in order of preference', () => {
+    expect(lookupCandidates('de-CH, de-AT, de, de-CH')).toEqual(['de-CH', 'de', 'de-AT']);
   });
 });

@@ -2,6 +2,7 @@
 // the OpenAPI document, so every field carries its documentation here.
 import { Type, type Static, type TSchema } from 'typebox';
 import { PageQuery } from '../../http/pagination.ts';
+import { COUNTRY_CODES } from '../reference-data/countries.ts';
 import { JOB_LISTING_STATUSES, POSITION_TYPES, WORK_PLACE_TYPES } from '../reference-data/enums.ts';
 import {
   DRIVING_CLASSES,
@@ -19,6 +20,8 @@ const nullable = <T extends TSchema>(schema: T, description?: string) =>
 
 /** A BCP 47 language tag such as `en`, `de`, `pt-BR`, `zh-Hant` (checked again in the service). */
 export const LANGUAGE_TAG_PATTERN = '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$';
+/** RFC 5646 4.4.1: 35 characters hold any tag in practical use; longer ones are junk or attacks. */
+export const LANGUAGE_TAG_MAX_LENGTH = 35;
 
 // ---------------------------------------------------------------------------------------------
 // Response: the full job listing
@@ -169,7 +172,7 @@ const AddressInput = Type.Object(
     street: Type.Optional(nullable(Type.String({ maxLength: 300 }))),
     city: Type.Optional(nullable(Type.String({ maxLength: 200 }))),
     state: Type.Optional(nullable(Type.String({ maxLength: 200 }))),
-    country: Type.Optional(nullable(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 code' }))),
+    country: Type.Optional(nullable(Type.Enum(COUNTRY_CODES, { description: 'ISO 3166-1 alpha-2 code (upper case), e.g. DE' }))),
     postalCode: Type.Optional(nullable(Type.String({ maxLength: 20 }))),
     latitude: Type.Optional(nullable(Type.Number({ minimum: -90, maximum: 90 }))),
     longitude: Type.Optional(nullable(Type.Number({ minimum: -180, maximum: 180 }))),
@@ -254,6 +257,7 @@ export const CreateJobListingBody = Type.Object(
     language: Type.Optional(
       Type.String({
         pattern: LANGUAGE_TAG_PATTERN,
+        maxLength: LANGUAGE_TAG_MAX_LENGTH,
         description: "BCP 47 tag of the language the texts are written in; default: the company's default language (en unless set)",
       }),
     ),
@@ -339,7 +343,7 @@ export const ListingIdParams = Type.Object({ id: Type.String({ format: 'uuid' })
 
 export const TranslationParams = Type.Object({
   id: Type.String({ format: 'uuid' }),
-  lang: Type.String({ pattern: LANGUAGE_TAG_PATTERN, description: 'BCP 47 tag of the translation, e.g. de or pt-BR' }),
+  lang: Type.String({ pattern: LANGUAGE_TAG_PATTERN, maxLength: LANGUAGE_TAG_MAX_LENGTH, description: 'BCP 47 tag of the translation, e.g. de or pt-BR' }),
 });
 
 export const jobListingSchemas = [JobListing, JobListingListItem];

@@ -140,7 +140,9 @@ export async function presentJobListingItems(
   rows: ListingSummaryRow[],
   options: LanguageOptions,
 ): Promise<{ items: JobListingListItemView[]; language: string }> {
-  const candidates = lookupCandidates(options.acceptLanguage).filter((tag) => tag !== '*');
+  // Parsed once for the whole page: per row (and per sort comparison) it once cost seconds.
+  const ordered = lookupCandidates(options.acceptLanguage);
+  const candidates = ordered.filter((tag) => tag !== '*');
   const languageOf = new Map<string, string>(); // listing id -> language of its value
   const lookups = new Map<string, TranslationLookup>(); // listing id -> its translation
   if (candidates.length > 0 && rows.length > 0) {
@@ -153,7 +155,7 @@ export async function presentJobListingItems(
     const pending = new Map<string, { from: string; to: string; rows: ListingSummaryRow[] }>();
     for (const row of rows) {
       const translations = stored.filter((t) => t.jobListingId === row.id && t.field === 'position' && t.sourceText === row.position);
-      for (const candidate of lookupCandidates(options.acceptLanguage)) {
+      for (const candidate of ordered) {
         if (candidate === '*' || covers(candidate, row.language)) break;
         const found = translations.filter((t) => covers(candidate, t.language));
         if (found.length > 0) {
@@ -199,11 +201,13 @@ export async function presentJobListingItems(
   }
   const items = rows.map((row) => toJobListingListItem(row, lookups.get(row.id)));
   const used = [...new Set(rows.map((row) => languageOf.get(row.id) ?? row.language))];
-  const rank = (tag: string) => {
-    const index = lookupCandidates(options.acceptLanguage).findIndex((candidate) => candidate === '*' || covers(candidate, tag));
-    return index === -1 ? Number.MAX_SAFE_INTEGER : index;
-  };
-  used.sort((a, b) => rank(a) - rank(b));
+  const rankOf = new Map(
+    used.map((tag) => {
+      const index = ordered.findIndex((candidate) => candidate === '*' || covers(candidate, tag));
+      return [tag, index === -1 ? Number.MAX_SAFE_INTEGER : index];
+    }),
+  );
+  used.sort((a, b) => rankOf.get(a)! - rankOf.get(b)!);
   if (used.length > 0) return { items, language: used.join(', ') };
   return { items, language: candidates[0] ?? (await getCompany(ctx, companyId)).defaultLanguage };
 }
