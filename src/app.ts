@@ -34,6 +34,9 @@ import { apiKeySchemas } from './modules/api-keys/schemas.ts';
 import { loadOidcKeys } from './modules/oauth/keys.ts';
 import { buildProvider } from './modules/oauth/provider.ts';
 import { oauthRoutes, type Identity } from './modules/oauth/routes.ts';
+import { socialRoutes, socialSignInMethods } from './modules/social/routes.ts';
+import { memberRoutes } from './modules/users/routes.ts';
+import { memberSchemas } from './modules/users/schemas.ts';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -47,6 +50,7 @@ const SHARED_SCHEMAS = [
   ...analyticsSchemas,
   ...webhookSchemas,
   ...apiKeySchemas,
+  ...memberSchemas,
 ];
 
 export async function buildApp(deps: Deps): Promise<AppInstance> {
@@ -132,6 +136,12 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   };
   app.decorate('identity', identity);
   await oauthRoutes(app, { provider: identity.provider, config: deps.config, signInMethods: identity.signInMethods });
+
+  // Google, LinkedIn, Facebook: a button each on the sign-in page when configured.
+  const socialConnectors = deps.socialConnectors;
+  identity.signInMethods.push(...socialSignInMethods(socialConnectors));
+  await socialRoutes(app, { provider: identity.provider, connectors: socialConnectors, config: deps.config });
+  await app.register(memberRoutes);
 
   return app;
 }

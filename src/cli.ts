@@ -132,6 +132,23 @@ const commands: Record<string, Command> = {
     },
   },
 
+  'member invite': {
+    usage: '--company ID --email EMAIL --role ADMIN|MEMBER',
+    summary:
+      'Invite a person to a company. They accept by signing in with that (verified) e-mail address. Prints the invitation.',
+    options: { company: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
+    async run(values, config) {
+      const input = {
+        companyId: requiredId(values, 'company'),
+        email: required(values, 'email'),
+        role: required(values, 'role'),
+        invitedBy: null,
+      };
+      const { inviteMember } = await import('./modules/users/members.ts');
+      return withServices(config, (ctx) => inviteMember(ctx, input));
+    },
+  },
+
   'api-key rename': {
     usage: '--id ID --label LABEL',
     summary: "Change an API key's label (its scopes never change). Prints the key.",

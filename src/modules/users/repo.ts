@@ -1,6 +1,6 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { memberships, users } from './tables.ts';
+import { invitations, memberships, users } from './tables.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type MembershipRow = typeof memberships.$inferSelect;
@@ -60,4 +60,120 @@ export async function deleteMembership(db: Db, userId: string, companyId: string
     .where(and(eq(memberships.userId, userId), eq(memberships.companyId, companyId)))
     .returning();
   return rows.length > 0;
+}
+
+export type InvitationRow = typeof invitations.$inferSelect;
+
+export interface MemberRow {
+  userId: string;
+  email: string;
+  name: string | null;
+  picture: string | null;
+  role: 'ADMIN' | 'MEMBER';
+  joinedAt: Date;
+}
+
+export async function findMembership(db: Db, userId: string, companyId: string): Promise<MembershipRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.companyId, companyId)))
+    .limit(1);
+  return row;
+}
+
+/** The company's ADMIN memberships, locked until the transaction ends. */
+export async function lockCompanyAdmins(db: Db, companyId: string): Promise<MembershipRow[]> {
+  return db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.companyId, companyId), eq(memberships.role, 'ADMIN')))
+    .for('update');
+}
+
+export async function listCompanyMembers(db: Db, companyId: string, page: { limit: number; offset: number }): Promise<MemberRow[]> {
+  return db
+    .select({
+      userId: users.id,
+      email: users.email,
+      name: users.name,
+      picture: users.picture,
+      role: memberships.role,
+      joinedAt: memberships.createdAt,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.companyId, companyId))
+    .orderBy(desc(memberships.createdAt), desc(memberships.userId))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+export async function countCompanyMembers(db: Db, companyId: string): Promise<number> {
+  return db.$count(memberships, eq(memberships.companyId, companyId));
+}
+
+const open = (now: Date) => and(isNull(invitations.acceptedAt), gt(invitations.expiresAt, now));
+
+export async function insertInvitation(db: Db, row: InvitationRow): Promise<void> {
+  await db.insert(invitations).values(row);
+}
+
+/** Clears an expired, never accepted invitation so the address can be invited again. */
+export async function deleteExpiredOpenInvitation(db: Db, companyId: string, email: string, now: Date): Promise<void> {
+  await db
+    .delete(invitations)
+    .where(
+      and(
+        eq(invitations.companyId, companyId),
+        eq(invitations.email, email),
+        isNull(invitations.acceptedAt),
+        lte(invitations.expiresAt, now),
+      ),
+    );
+}
+
+export async function countOpenInvitations(db: Db, companyId: string, now: Date): Promise<number> {
+  return db.$count(invitations, and(eq(invitations.companyId, companyId), open(now)));
+}
+
+export async function listOpenInvitations(
+  db: Db,
+  companyId: string,
+  now: Date,
+  page: { limit: number; offset: number },
+): Promise<InvitationRow[]> {
+  return db
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.companyId, companyId), open(now)))
+    .orderBy(desc(invitations.createdAt), desc(invitations.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+export async function deleteOpenInvitation(db: Db, companyId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(invitations)
+    .where(and(eq(invitations.id, id), eq(invitations.companyId, companyId), isNull(invitations.acceptedAt)))
+    .returning({ id: invitations.id });
+  return rows.length > 0;
+}
+
+/** Marks the newest open invitation for the address accepted by the user, and returns it. */
+export async function claimOpenInvitation(db: Db, email: string, userId: string, now: Date): Promise<InvitationRow | undefined> {
+  const [candidate] = await db
+    .select({ id: invitations.id })
+    .from(invitations)
+    .where(and(eq(invitations.email, email), open(now)))
+    .orderBy(desc(invitations.createdAt), desc(invitations.id))
+    .limit(1)
+    .for('update');
+  if (!candidate) return undefined;
+  const [row] = await db
+    .update(invitations)
+    .set({ acceptedAt: now, acceptedBy: userId })
+    .where(and(eq(invitations.id, candidate.id), isNull(invitations.acceptedAt)))
+    .returning();
+  return row;
 }

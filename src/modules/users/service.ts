@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServiceContext } from '../../shared/context.ts';
 import { DomainError, NotFoundError, ValidationError } from '../../shared/errors.ts';
 import { createCompany } from '../companies/service.ts';
+import { acceptInvitation } from './members.ts';
 import {
   deleteMembership,
   findMembershipOfUser,
@@ -74,11 +75,13 @@ function bounded(value: string | undefined, max: number): string | null {
 }
 
 /**
- * The seam where a new member finds their company. Today: a new company with the user as ADMIN.
- * Invitations plug in here: a pending invitation for the user's (verified) e-mail is accepted
- * instead, joining the inviting company with the invited role.
+ * Where a person without a company finds one: a pending invitation for the user's (verified)
+ * e-mail is accepted, joining the inviting company with the invited role (members.ts); without
+ * one, a new company with the user as ADMIN.
  */
 export async function acceptInvitationOrCreateCompany(ctx: ServiceContext, user: UserRow): Promise<MembershipRow> {
+  const invited = await acceptInvitation(ctx, user);
+  if (invited) return invited;
   const company = await createCompany(ctx, { name: `${user.name ?? user.email.split('@')[0]}'s company`.slice(0, 200) });
   const membership: MembershipRow = { userId: user.id, companyId: company.id, role: 'ADMIN', createdAt: ctx.clock.now() };
   await insertMembership(ctx.db, membership);

@@ -19,3 +19,16 @@ export const memberships = pgTable(
   },
   (table) => [primaryKey({ columns: [table.userId, table.companyId] })],
 );
+
+/** An invitation to join a company; accepted by signing in with the (verified) e-mail address. */
+export const invitations = pgTable('invitations', {
+  id: uuid('id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+  email: text('email').notNull(),
+  role: text('role').$type<'ADMIN' | 'MEMBER'>().notNull(),
+  invitedBy: uuid('invited_by'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+  acceptedBy: uuid('accepted_by'),
+});
