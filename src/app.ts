@@ -29,6 +29,14 @@ import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas.ts';
 import { webhookBacklog } from './modules/webhooks/service.ts';
+import { apiKeyRoutes } from './modules/api-keys/routes.ts';
+import { apiKeySchemas } from './modules/api-keys/schemas.ts';
+import { loadOidcKeys } from './modules/oauth/keys.ts';
+import { buildProvider } from './modules/oauth/provider.ts';
+import { oauthRoutes, type Identity } from './modules/oauth/routes.ts';
+import { socialRoutes, socialSignInMethods } from './modules/social/routes.ts';
+import { memberRoutes } from './modules/users/routes.ts';
+import { memberSchemas } from './modules/users/schemas.ts';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -41,6 +49,8 @@ const SHARED_SCHEMAS = [
   ...applicationSchemas,
   ...analyticsSchemas,
   ...webhookSchemas,
+  ...apiKeySchemas,
+  ...memberSchemas,
 ];
 
 export async function buildApp(deps: Deps): Promise<AppInstance> {
@@ -115,6 +125,23 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(applicationRoutes);
   await app.register(analyticsRoutes);
   await app.register(webhookRoutes);
+  await app.register(apiKeyRoutes);
+
+  // The authorization server under /oauth2 and its sign-in pages. Keys come from the settings or
+  // the database (generated on the very first start), shared by every server.
+  const keys = await loadOidcKeys(ctx, deps.config);
+  const identity: Identity = {
+    provider: buildProvider(ctx, { baseUrl: deps.config.baseUrl, behindProxy: deps.config.trustProxy.length > 0 }, keys),
+    signInMethods: [],
+  };
+  app.decorate('identity', identity);
+  await oauthRoutes(app, { provider: identity.provider, config: deps.config, signInMethods: identity.signInMethods });
+
+  // Google, LinkedIn, Facebook: a button each on the sign-in page when configured.
+  const socialConnectors = deps.socialConnectors;
+  identity.signInMethods.push(...socialSignInMethods(socialConnectors));
+  await socialRoutes(app, { provider: identity.provider, connectors: socialConnectors, config: deps.config });
+  await app.register(memberRoutes);
 
   return app;
 }

@@ -132,6 +132,71 @@ const commands: Record<string, Command> = {
     },
   },
 
+  'member invite': {
+    usage: '--company ID --email EMAIL --role ADMIN|MEMBER',
+    summary:
+      'Invite a person to a company. They accept by signing in with that (verified) e-mail address. Prints the invitation.',
+    options: { company: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
+    async run(values, config) {
+      const input = {
+        companyId: requiredId(values, 'company'),
+        email: required(values, 'email'),
+        role: required(values, 'role'),
+        invitedBy: null,
+      };
+      const { inviteMember } = await import('./modules/users/members.ts');
+      return withServices(config, (ctx) => inviteMember(ctx, input));
+    },
+  },
+
+  'api-key rename': {
+    usage: '--id ID --label LABEL',
+    summary: "Change an API key's label (its scopes never change). Prints the key.",
+    options: { id: { type: 'string' }, label: { type: 'string' } },
+    async run(values, config) {
+      const id = requiredId(values, 'id');
+      const label = required(values, 'label');
+      const { relabelApiKey } = await import('./modules/api-keys/service.ts');
+      return withServices(config, (ctx) => relabelApiKey(ctx, undefined, id, { label }));
+    },
+  },
+
+  'client create': {
+    usage: '--name NAME --redirect-uri URI [--redirect-uri URI ...] [--public]',
+    summary:
+      'Register an OAuth client (authorization code + PKCE). Prints it; a confidential client with its clientSecret, shown this once only.',
+    options: { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' } },
+    async run(values, config) {
+      const redirectUris = (values['redirect-uri'] as string[] | undefined) ?? [];
+      if (redirectUris.length === 0) throw new UsageError('--redirect-uri is required (repeat it for several)');
+      const input = { name: required(values, 'name'), redirectUris, public: values.public === true };
+      const { createClient } = await import('./modules/oauth/clients.ts');
+      return withServices(config, (ctx) => createClient(ctx, input));
+    },
+  },
+
+  'client list': {
+    usage: '',
+    summary: 'List the registered OAuth clients (never their secrets). The dashboard is built in and not listed.',
+    options: {},
+    async run(_values, config) {
+      const { listClients } = await import('./modules/oauth/clients.ts');
+      return withServices(config, (ctx) => listClients(ctx));
+    },
+  },
+
+  'oidc rotate-keys': {
+    usage: '',
+    summary:
+      'Make a new token-signing key and cookie key current; the two before each keep verifying. Servers use them from their next start (restart them one by one).',
+    options: {},
+    async run(_values, config) {
+      if (config.oidcJwksFile) throw new UsageError('OIDC_JWKS_FILE is set: the signing keys come from that file, rotate them there');
+      const { rotateOidcKeys } = await import('./modules/oauth/keys.ts');
+      return withServices(config, (ctx) => rotateOidcKeys(ctx));
+    },
+  },
+
   migrate: {
     usage: '',
     summary: 'Apply pending database migrations. Prints the names applied (the server also migrates at start).',
@@ -251,7 +316,8 @@ const commands: Record<string, Command> = {
       const { source } = loadEncryptionKeys(config);
       return withServices(config, async (ctx) => {
         // Every kind of secret kept sealed is re-sealed here (OAuth client secrets join this list).
-        const reseal = async (box: typeof ctx.secrets) => resealSigningSecrets(ctx, { box });
+        const { resealOidcKeys } = await import('./modules/oauth/keys.ts');
+        const reseal = async (box: typeof ctx.secrets) => (await resealSigningSecrets(ctx, { box })) + (await resealOidcKeys(ctx, box));
         if (source.kind === 'setting') {
           return { keySource: 'ENCRYPTION_KEY', keyId: ctx.secrets.currentKeyId, resealed: await reseal(ctx.secrets) };
         }

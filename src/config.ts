@@ -47,6 +47,12 @@ export interface Config {
   /** LibreTranslate-compatible machine translation (AI translations of job listings); unset: none. */
   translatorUrl: string | undefined;
   translatorApiKey: string | undefined;
+  /** Private signing keys (a JWKS file) for the authorization server; unset: generated and kept in the database. */
+  oidcJwksFile: string | undefined;
+  /** Cookie signing keys of the sign-in pages (newest first); unset: generated and kept in the database. */
+  cookieKeys: string[] | undefined;
+  /** The development sign-in by e-mail alone (no password): on by default with the embedded database in development mode only. */
+  devSignIn: boolean;
   /** PostgreSQL connections per process. */
   dbPoolSize: number;
   /** PostgreSQL statement_timeout (0: none). */
@@ -76,6 +82,38 @@ export interface Config {
   workerMetricsPort: number | undefined;
   /** Ages after which the worker deletes rows: events, webhook deliveries (with attempts), idempotency keys. */
   retention: { eventsDays: number; deliveriesDays: number; idempotencyHours: number };
+  /** Social sign-in providers: each present only when its client id and secret are set. */
+  social: SocialSettings;
+}
+
+/** An OpenID Connect provider found by discovery (Google, LinkedIn). */
+export interface OidcProviderSettings {
+  clientId: string;
+  clientSecret: string;
+  /** Issuer URL; its /.well-known/openid-configuration is fetched on first use. */
+  issuer: string;
+  /** Send PKCE (S256). LinkedIn refuses code_verifier unless PKCE was enabled for the app. */
+  pkce: boolean;
+}
+
+/** Facebook Login: plain OAuth 2 and a Graph API `me` call. */
+export interface FacebookSettings {
+  clientId: string;
+  clientSecret: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  /** Graph API base, e.g. https://graph.facebook.com/v23.0 (the `me` call is {graphUrl}/me). */
+  graphUrl: string;
+  /** Send PKCE (S256), which Facebook documents for manually built login flows. */
+  pkce: boolean;
+}
+
+export interface SocialSettings {
+  google: OidcProviderSettings | undefined;
+  linkedin: OidcProviderSettings | undefined;
+  facebook: FacebookSettings | undefined;
+  /** Bound on each outbound call to a provider (discovery, token, userinfo, Graph). */
+  timeoutSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -141,6 +179,16 @@ function translatorSettings(env: Env): Pick<Config, 'translatorUrl' | 'translato
   return { translatorUrl, translatorApiKey };
 }
 
+function cookieKeys(env: Env): string[] | undefined {
+  const raw = env.COOKIE_KEYS;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const keys = raw.split(',').map((key) => key.trim());
+  if (keys.some((key) => key.length < 32)) {
+    throw new ConfigError('COOKIE_KEYS must be a comma-separated list of secrets of at least 32 characters each (newest first)');
+  }
+  return keys;
+}
+
 const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
 
 function proxyList(env: Env): string[] {
@@ -191,6 +239,52 @@ function optionalPort(env: Env, name: string): number | undefined {
   return integer(env, name, 0, 0, 65535);
 }
 
+/** A provider's client id and secret: both (the provider is on) or neither (it is off). */
+function clientCredentials(env: Env, prefix: string): { clientId: string; clientSecret: string } | undefined {
+  const clientId = env[`${prefix}_CLIENT_ID`] || undefined;
+  const clientSecret = env[`${prefix}_CLIENT_SECRET`] || undefined;
+  if (!clientId && !clientSecret) return undefined;
+  if (!clientId || !clientSecret) {
+    throw new ConfigError(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must be set together`);
+  }
+  return { clientId, clientSecret };
+}
+
+/**
+ * A provider endpoint: https, or http in development mode only (local stand-ins in tests). The
+ * endpoint receives the client secret and the authorization codes, so production never speaks
+ * plain HTTP to it.
+ */
+function providerUrl(env: Env, name: string, fallback: string, mode: Mode): string {
+  const value = url(env, name, mode === 'production' ? ['https:'] : ['http:', 'https:']) ?? fallback;
+  return value.replace(/\/$/, '');
+}
+
+const FACEBOOK_GRAPH = 'https://graph.facebook.com/v23.0';
+
+function socialSettings(env: Env, mode: Mode): SocialSettings {
+  // Every setting is checked even for a provider that is off: a typo should stop the start, not
+  // surface the day the provider is switched on.
+  const googleIssuer = providerUrl(env, 'GOOGLE_ISSUER', 'https://accounts.google.com', mode);
+  const linkedinIssuer = providerUrl(env, 'LINKEDIN_ISSUER', 'https://www.linkedin.com/oauth', mode);
+  const linkedinPkce = boolean(env, 'LINKEDIN_PKCE', false);
+  const facebookEndpoints = {
+    authorizeUrl: providerUrl(env, 'FACEBOOK_AUTHORIZE_URL', 'https://www.facebook.com/v23.0/dialog/oauth', mode),
+    tokenUrl: providerUrl(env, 'FACEBOOK_TOKEN_URL', `${FACEBOOK_GRAPH}/oauth/access_token`, mode),
+    graphUrl: providerUrl(env, 'FACEBOOK_GRAPH_URL', FACEBOOK_GRAPH, mode),
+    pkce: boolean(env, 'FACEBOOK_PKCE', true),
+  };
+  const google = clientCredentials(env, 'GOOGLE');
+  const linkedin = clientCredentials(env, 'LINKEDIN');
+  const facebook = clientCredentials(env, 'FACEBOOK');
+  return {
+    google: google && { ...google, issuer: googleIssuer, pkce: true },
+    linkedin: linkedin && { ...linkedin, issuer: linkedinIssuer, pkce: linkedinPkce },
+    facebook: facebook && { ...facebook, ...facebookEndpoints },
+    timeoutSeconds: integer(env, 'SOCIAL_TIMEOUT_SECONDS', 10, 1, 60),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf(env, 'MODE', ['development', 'production'] as const, 'development');
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -201,6 +295,10 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('WEBHOOK_ALLOW_LOCAL cannot be true in production mode');
   }
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const devSignIn = boolean(env, 'DEV_SIGN_IN', databaseUrl === undefined && mode === 'development');
+  if (mode === 'production' && devSignIn) {
+    throw new ConfigError('DEV_SIGN_IN cannot be true in production mode (anyone could sign in as anyone)');
+  }
   return {
     port,
     host,
@@ -226,6 +324,9 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined && mode === 'development'),
     tls: tlsFiles(env),
     ...translatorSettings(env),
+    oidcJwksFile: env.OIDC_JWKS_FILE || undefined,
+    cookieKeys: cookieKeys(env),
+    devSignIn,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 86_400_000),
     dbIdleInTransactionTimeoutMs: integer(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 0, 86_400_000),
@@ -245,5 +346,6 @@ export function loadConfig(env: Env = process.env): Config {
       // Not below the 24-hour replay window: a retry within it must still find its key.
       idempotencyHours: integer(env, 'RETENTION_IDEMPOTENCY_HOURS', 24, 24, 24 * 365),
     },
+    social: socialSettings(env, mode),
   };
 }

@@ -1,5 +1,5 @@
 // The composition root: every dependency with a life of its own (database, clock, logger,
-// translator, webhook transport, rate-limit store) is built here, once per process, and handed to
+// translator, webhook transport, rate-limit store, social sign-in connectors) is built here, once per process, and handed to
 // the app, the worker loops and the CLI commands. Nothing else constructs them; services receive
 // what they need through the ServiceContext (`deps.ctx`).
 import type { Logger } from 'pino';
@@ -16,6 +16,7 @@ import { systemClock, type Clock } from './shared/clock.ts';
 import { loadEncryptionKeys } from './shared/encryption-keys.ts';
 import type { SecretBox } from './shared/secret-box.ts';
 import type { ServiceContext } from './shared/context.ts';
+import { buildSocialConnectors, type SocialConnectors } from './modules/social/connectors.ts';
 
 export interface Deps {
   config: Config;
@@ -31,6 +32,8 @@ export interface Deps {
   translator: Translator | undefined;
   webhookTransport: WebhookTransport;
   rateLimitStore: RateLimitStore;
+  /** Social sign-in clients (Google, LinkedIn, Facebook) from config.social: one per configured provider. */
+  socialConnectors: SocialConnectors;
   /** What services are called with. */
   ctx: ServiceContext;
   /** Closes what buildDeps opened (a database passed in stays open: its owner closes it). */
@@ -38,7 +41,7 @@ export interface Deps {
 }
 
 /** Replacements for tests: a test database, a clock they can move, a fake translator. */
-export type DepsOverrides = Partial<Pick<Deps, 'database' | 'clock' | 'secrets' | 'log' | 'metrics' | 'translator' | 'webhookTransport' | 'rateLimitStore'>>;
+export type DepsOverrides = Partial<Pick<Deps, 'database' | 'clock' | 'secrets' | 'log' | 'metrics' | 'translator' | 'webhookTransport' | 'rateLimitStore' | 'socialConnectors'>>;
 
 /** The translator the configuration switches on, or undefined when none is configured. */
 export function translatorFromConfig(config: Pick<Config, 'translatorUrl' | 'translatorApiKey'>): Translator | undefined {
@@ -60,6 +63,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     overrides.rateLimitStore ?? (config.redisUrl
       ? new RedisRateLimitStore(config.redisUrl, { breakerOpenMs: config.redisBreakerMs })
       : new MemoryRateLimitStore());
+  const socialConnectors = overrides.socialConnectors ?? buildSocialConnectors(config.social);
   let closed = false;
   return {
     config,
@@ -71,6 +75,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     translator,
     webhookTransport,
     rateLimitStore,
+    socialConnectors,
     ctx: { db: database.db, clock, secrets, translator },
     async close() {
       if (closed) return;

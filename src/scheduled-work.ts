@@ -1,11 +1,12 @@
 // Everything the worker runs besides HTTP (docs/decisions.md, "Scheduled work"): webhook delivery
 // and the sweeps (expired listings closed; old events, deliveries and idempotency keys deleted by
-// the retention sweep). Started by
+// the retention sweep; expired authorization-server rows purged). Started by
 // src/worker.ts, and by src/server.ts when it is its own worker (the embedded database).
 import type { Deps } from './deps.ts';
 import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
 import { startWebhookWorker, type WorkerLog } from './modules/webhooks/delivery-worker.ts';
 import { startRetention } from './maintenance/retention.ts';
+import { startOidcPurge } from './modules/oauth/purge-scheduler.ts';
 
 export interface ScheduledWork {
   /** Stops the sweeps and delivery, letting the work in flight finish. */
@@ -31,8 +32,14 @@ export function startScheduledWork(deps: Deps, log: WorkerLog = deps.log): Sched
     onSwept: (deleted) => log.info({ deleted }, 'retention sweep deleted old rows'),
     onError: (err) => log.error({ err }, 'retention sweep failed'),
   });
+  // Expired tokens, codes and sessions of the authorization server.
+  const oidcPurge = startOidcPurge(ctx, {
+    onPurged: (count) => log.info({ count }, 'purged expired authorization-server rows'),
+    onError: (err) => log.error({ err }, 'authorization-server purge failed'),
+  });
   return {
     async stop() {
+      await oidcPurge.stop();
       await retention.stop();
       await listingExpiry.stop();
       await delivery.stop();

@@ -5,6 +5,7 @@ import { DatabaseConnectError } from './db/client.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
 import { buildDeps } from './deps.ts';
 import { seedDemoIfEmpty } from './tooling/demo/seed-demo.ts';
+import { signInUrl } from './modules/oauth/clients.ts';
 import { resealSigningSecrets } from './modules/webhooks/service.ts';
 import { startScheduledWork } from './scheduled-work.ts';
 import { startMetricsListener } from './http/metrics.ts';
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
     throw error;
   }
   app.log.info(`API reference at ${config.baseUrl}/docs`);
+  app.log.info(`Sign-in at ${signInUrl(config.baseUrl)}`);
   if (!config.webhookWorkerInServer) {
     // Said plainly: without a worker, events pile up in the outbox and no webhook is sent.
     app.log.warn(
@@ -86,6 +88,9 @@ async function main(): Promise<void> {
           '',
           'Try it:',
           `  curl -H 'X-API-Key: ${demo.apiKey.rawKey}' ${config.baseUrl}/public/v1/enums`,
+          '',
+          `Sign in (the dashboard's sign-in${config.devSignIn ? ', development e-mail sign-in on' : ''}):`,
+          `  ${signInUrl(config.baseUrl)}`,
           '',
         ].join('\n'),
       );

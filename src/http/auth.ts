@@ -1,16 +1,23 @@
 // Authentication and scope checks, declared per route as `config: { auth: { scope } }`.
 // An onRoute hook turns that declaration into the onRequest check, the OpenAPI security entry and
 // the documented error responses, so the three can never disagree.
+// Two credentials: an API key (X-API-Key) or a user's OAuth access token (Authorization: Bearer).
+// /public/v1 takes either; /settings takes only a user's token (`bearerOnly`).
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
-import { ForbiddenError } from '../shared/errors.ts';
+import { ForbiddenError, UnauthorizedError } from '../shared/errors.ts';
 import type { Principal, ServiceContext } from '../shared/context.ts';
 import { authenticateApiKey } from '../modules/api-keys/service.ts';
+import { authenticateAccessToken } from '../modules/oauth/service.ts';
 import type { Scope } from '../modules/api-keys/scopes.ts';
 import { errorResponses } from './error-envelope.ts';
 
 export interface RouteAuth {
   /** The scope the key must hold; null: any valid key (reference data). */
   scope: Scope | null;
+  /** Only a user's access token is accepted, never an API key (/settings). */
+  bearerOnly?: boolean;
+  /** The user's role the operation needs in their company (403 otherwise). */
+  role?: 'ADMIN';
 }
 
 declare module 'fastify' {
@@ -23,6 +30,17 @@ declare module 'fastify' {
 }
 
 export const API_KEY_SCHEME = 'ApiKeyAuth';
+export const OAUTH_SCHEME = 'oauth2';
+export const OIDC_SCHEME = 'openIdConnect';
+
+const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
+
+/** The challenges a 401 offers: the schemes the route accepts, and why the token failed if one was sent. */
+function challenges(auth: RouteAuth, sentToken: boolean): string {
+  const realm = auth.bearerOnly ? 'settings' : 'public';
+  const bearer = `Bearer realm="${realm}"${sentToken ? ', error="invalid_token"' : ''}`;
+  return auth.bearerOnly ? bearer : `ApiKey realm="public", header="X-API-Key", ${bearer}`;
+}
 
 /** The caller of an authenticated route; throws if used on a route without auth. */
 export function principalOf(request: FastifyRequest): Principal {
@@ -30,21 +48,60 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
+async function principalFor(ctx: ServiceContext, auth: RouteAuth, request: FastifyRequest): Promise<Principal> {
+  const authorization = request.headers.authorization;
+  if (authorization !== undefined) {
+    const token = BEARER.exec(authorization)?.[1];
+    if (!token) throw new UnauthorizedError('The Authorization header must be "Bearer <access token>"');
+    return authenticateAccessToken(ctx, token);
+  }
+  if (auth.bearerOnly) {
+    throw new UnauthorizedError('Missing access token: send a signed-in user\'s token as Authorization: Bearer <token>');
+  }
+  const header = request.headers['x-api-key'];
+  return authenticateApiKey(ctx, Array.isArray(header) ? header[0] : header);
+}
+
 function authenticate(ctx: ServiceContext, auth: RouteAuth): onRequestHookHandler {
   return async (request, reply) => {
-    const header = request.headers['x-api-key'];
     try {
-      request.principal = await authenticateApiKey(ctx, Array.isArray(header) ? header[0] : header);
+      request.principal = await principalFor(ctx, auth, request);
     } catch (error) {
-      reply.header('WWW-Authenticate', 'ApiKey realm="public", header="X-API-Key"');
+      reply.header('WWW-Authenticate', challenges(auth, request.headers.authorization !== undefined));
       throw error;
     }
+    // Settings (minting API keys) stay with the first-party dashboard: an application a user let
+    // read their job listings must not be able to make itself a key with every scope.
+    if (auth.bearerOnly && !request.principal.firstParty) {
+      throw new ForbiddenError("Only the dashboard's own access tokens may manage settings");
+    }
+    const credential = request.principal.userId ? 'access token' : 'API key';
     if (auth.scope && !request.principal.scopes.includes(auth.scope)) {
-      throw new ForbiddenError(`This API key lacks the scope ${auth.scope}`, [
+      throw new ForbiddenError(`This ${credential} lacks the scope ${auth.scope}`, [
         { field: 'scope', message: `requires ${auth.scope}` },
       ]);
     }
+    if (auth.role && request.principal.role !== auth.role) {
+      throw new ForbiddenError(`Only a company ${auth.role} may do this`, [{ field: 'role', message: `requires ${auth.role}` }]);
+    }
   };
+}
+
+function securityOf(auth: RouteAuth): Array<Record<string, string[]>> {
+  const scopes: string[] = auth.scope ? [auth.scope] : [];
+  const bearer: Array<Record<string, string[]>> = [{ [OAUTH_SCHEME]: scopes }, { [OIDC_SCHEME]: scopes }];
+  return auth.bearerOnly ? bearer : [{ [API_KEY_SCHEME]: scopes }, ...bearer];
+}
+
+function noteOf(auth: RouteAuth): string {
+  const who = auth.bearerOnly
+    ? "A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted."
+    : auth.scope
+      ? `Requires scope \`${auth.scope}\`.`
+      : 'Any valid API key.';
+  const scopeNote = auth.bearerOnly && auth.scope ? ` Requires scope \`${auth.scope}\`.` : '';
+  const roleNote = auth.role ? ` Only a company ${auth.role} may call it (403 otherwise).` : '';
+  return `${who}${scopeNote}${roleNote}`;
 }
 
 export function registerAuth(app: FastifyInstance, ctx: ServiceContext): void {
@@ -55,12 +112,12 @@ export function registerAuth(app: FastifyInstance, ctx: ServiceContext): void {
     // A new schema object rather than edits in place: Fastify gives a GET route's HEAD twin the
     // same schema object, and editing it twice would repeat the scope note.
     const schema = (route.schema ?? {}) as Record<string, unknown>;
-    const scopeNote = auth.scope ? `Requires scope \`${auth.scope}\`.` : 'Any valid API key.';
+    const note = noteOf(auth);
     route.schema = {
       ...schema,
-      security: [{ [API_KEY_SCHEME]: auth.scope ? [auth.scope] : [] }],
-      description: schema.description ? `${schema.description}\n\n${scopeNote}` : scopeNote,
-      response: { ...errorResponses(auth.scope ? [401, 403, 429] : [401, 429]), ...(schema.response as object) },
+      security: securityOf(auth),
+      description: schema.description ? `${schema.description}\n\n${note}` : note,
+      response: { ...errorResponses(auth.scope || auth.role ? [401, 403, 429] : [401, 429]), ...(schema.response as object) },
     };
     const existing = route.onRequest ? [route.onRequest].flat() : [];
     route.onRequest = [authenticate(ctx, auth), ...existing];

@@ -36,6 +36,10 @@ export const STATUS_BY_ERROR_CODE: Record<ErrorCode, number> = {
   TOO_MANY_REQUESTS: 429,
   // The receiver, not this service, failed: a gateway error.
   WEBHOOK_UNREACHABLE: 502,
+  // The sign-in interaction is gone (expired, or another browser's): start again.
+  SIGN_IN_EXPIRED: 400,
+  // The identity provider did not vouch for the e-mail address.
+  EMAIL_NOT_VERIFIED: 403,
 };
 
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -5,12 +5,17 @@ import apiReference from '@scalar/fastify-api-reference';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { SCOPES } from '../modules/api-keys/scopes.ts';
-import { API_KEY_SCHEME } from './auth.ts';
+import { API_KEY_SCHEME, OAUTH_SCHEME, OIDC_SCHEME } from './auth.ts';
+import { OIDC_SCOPES } from '../modules/oauth/provider.ts';
 
 const DESCRIPTION = `Recruiting platform public API: job listings, applications, candidates, reference data and webhooks.
 
-**Authentication.** Send an API key in the \`X-API-Key\` header. Each operation names the scope it needs;
-a missing, invalid, expired or revoked key answers 401 (with \`WWW-Authenticate\`), a key without the scope 403.
+**Authentication.** Send an API key in the \`X-API-Key\` header, or a signed-in user's OAuth 2.0 access token as
+\`Authorization: Bearer <token>\` (authorization code flow with PKCE at \`/oauth2\`; see the \`oauth2\` and
+\`openIdConnect\` schemes). Each operation names the scope it needs; a missing, invalid, expired or revoked key or
+token answers 401 (with \`WWW-Authenticate\` offering both schemes), a credential without the scope 403. The
+first-party dashboard's tokens carry every scope; another application's token carries the API scopes the user
+granted it. \`/settings/*\` takes only a user's token.
 
 **Scopes.**
 ${Object.entries(SCOPES)
@@ -45,6 +50,24 @@ export async function registerOpenApi(
             in: 'header',
             name: 'X-API-Key',
             description: 'API key (rk_live_...). The scopes listed on an operation are the key scopes it needs.',
+          },
+          [OAUTH_SCHEME]: {
+            type: 'oauth2',
+            description:
+              'A signed-in user\'s access token (opaque, 15 minutes) as `Authorization: Bearer`. Authorization code flow, PKCE (S256) required; refresh tokens rotate (30 days).',
+            flows: {
+              authorizationCode: {
+                authorizationUrl: `${config.baseUrl}/oauth2/authorize`,
+                tokenUrl: `${config.baseUrl}/oauth2/token`,
+                refreshUrl: `${config.baseUrl}/oauth2/token`,
+                scopes: { ...OIDC_SCOPES, ...SCOPES },
+              },
+            },
+          },
+          [OIDC_SCHEME]: {
+            type: 'openIdConnect',
+            openIdConnectUrl: `${config.baseUrl}/oauth2/.well-known/openid-configuration`,
+            description: 'The same tokens, found by OpenID Connect discovery.',
           },
         },
       },

@@ -13,9 +13,14 @@ export interface ServiceContext {
   translator?: Translator | undefined;
 }
 
-/** Who is calling: resolved by the auth plugin from an API key (or, later, a user's token). */
+/** Who is calling: resolved by the auth plugin from an API key or a user's access token. */
 export interface Principal {
   companyId: string;
   scopes: readonly string[];
   apiKeyId: string | null;
+  /** Set for a user's access token: the user and their role in the company. */
+  userId?: string;
+  role?: 'ADMIN' | 'MEMBER';
+  /** A token of the first-party dashboard (not of a third-party application). */
+  firstParty?: boolean;
 }

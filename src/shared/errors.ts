@@ -19,8 +19,8 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'TOO_MANY_REQUESTS'
   | 'WEBHOOK_UNREACHABLE'
-  | 'BAD_REQUEST'
-  | 'UNSUPPORTED_MEDIA_TYPE';
+  | 'SIGN_IN_EXPIRED'
+  | 'EMAIL_NOT_VERIFIED';
 
 export class DomainError extends Error {
   readonly code: ErrorCode;

@@ -214,3 +214,29 @@ describe.skipIf(usingPostgres)('CLI on the embedded data directory', SLOW, () =>
     expect(existsSync(join(dataDir!, 'recruiting.lock'))).toBe(false);
   });
 });
+
+describe('operator CLI: member invite', () => {
+  it('invites a person; signing in with that address joins the company with the role', async () => {
+    const company = await cliJson(['company', 'create', '--name', 'Inviting Co'], target);
+    const invitation = await cliJson(
+      ['member', 'invite', '--company', company.id as string, '--email', 'New.Hire@Example.com', '--role', 'MEMBER'],
+      target,
+    );
+    expect(invitation).toMatchObject({ email: 'new.hire@example.com', role: 'MEMBER', invitedBy: null });
+
+    const bad = await cli(['member', 'invite', '--company', company.id as string, '--email', 'x@example.com', '--role', 'OWNER'], target);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain('role: must be one of ADMIN, MEMBER');
+    const missing = await cli(['member', 'invite', '--company', company.id as string, '--email', 'x@example.com'], target);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--role is required/);
+
+    await withApp(async (t) => {
+      const { signInVerifiedUser } = await import('../../src/modules/users/service.ts');
+      const signedIn = await signInVerifiedUser(t.ctx, { email: 'new.hire@example.com', emailVerified: true });
+      expect(signedIn.membership).toMatchObject({ companyId: company.id, role: 'MEMBER' });
+    });
+    // Four CLI processes, each loading the database: slow on a busy machine.
+  }, 120_000);
+});

@@ -71,12 +71,14 @@ describe('OpenAPI document', () => {
     expect(doc.components.securitySchemes.ApiKeyAuth).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
   });
 
-  it('gives every /public/v1 operation the API key requirement and at most one known scope, also named in its description', () => {
+  it('gives every /public/v1 operation the API key requirement or a bearer token, and at most one known scope, also named in its description', () => {
     expect(publicOperations().length).toBeGreaterThanOrEqual(3);
     for (const { op, name } of publicOperations()) {
-      expect(op.security, name).toHaveLength(1);
-      expect(Object.keys(op.security![0]), name).toEqual(['ApiKeyAuth']);
+      // Alternatives: an API key, or an OAuth access token (the same scope in each).
+      expect(op.security!.map((entry) => Object.keys(entry)), name).toEqual([['ApiKeyAuth'], ['oauth2'], ['openIdConnect']]);
       const scopes = op.security![0].ApiKeyAuth;
+      expect(op.security![1].oauth2, name).toEqual(scopes);
+      expect(op.security![2].openIdConnect, name).toEqual(scopes);
       expect(scopes.length, name).toBeLessThanOrEqual(1);
       for (const scope of scopes) expect(ALL_SCOPES, name).toContain(scope);
       const scope = scopeOf(op);

@@ -195,7 +195,8 @@ describe('the key file of a development install, rotated by the CLI', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const output = JSON.parse(result.stdout) as { keySource: string; keyId: string; resealed: number };
-    expect(output).toMatchObject({ keySource: keyFile, resealed: 1 });
+    // The webhook signing secret, and the authorization server's generated signing and cookie keys.
+    expect(output).toMatchObject({ keySource: keyFile, resealed: 3 });
     expect(output.keyId).not.toBe(oldKeyId);
     expect(readFileSync(keyFile, 'utf8')).not.toBe(oldKey);
     expect(existsSync(join(dataDir, 'encryption.key.next'))).toBe(false);

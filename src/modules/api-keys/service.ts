@@ -111,9 +111,10 @@ export async function revokeApiKey(ctx: ServiceContext, companyId: string | unde
   return toApiKeyView(row, ctx.clock.now());
 }
 
+/** companyId undefined: an operator acting across companies (the CLI). */
 export async function relabelApiKey(
   ctx: ServiceContext,
-  companyId: string,
+  companyId: string | undefined,
   id: string,
   body: Record<string, unknown>,
 ): Promise<ApiKeyView> {

@@ -1,0 +1,95 @@
+// SQL for the authorization server's storage. A row past expires_at is treated as absent
+// everywhere (oidc-provider is told nothing it would have to expire itself) and purged by the
+// worker's sweep.
+import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { oidcKeys, oidcPayloads } from './tables.ts';
+
+export type OidcPayloadRow = typeof oidcPayloads.$inferSelect;
+export type OidcKeyRow = typeof oidcKeys.$inferSelect;
+
+const live = (now: Date) => or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, now));
+
+export async function upsertPayload(db: Db, row: OidcPayloadRow): Promise<void> {
+  await db
+    .insert(oidcPayloads)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [oidcPayloads.kind, oidcPayloads.id],
+      set: { payload: row.payload, grantId: row.grantId, uid: row.uid, userCode: row.userCode, expiresAt: row.expiresAt },
+    });
+}
+
+export async function findPayload(db: Db, kind: string, id: string, now: Date): Promise<OidcPayloadRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(oidcPayloads)
+    .where(and(eq(oidcPayloads.kind, kind), eq(oidcPayloads.id, id), live(now)))
+    .limit(1);
+  return row;
+}
+
+export async function findPayloadBy(
+  db: Db,
+  kind: string,
+  column: 'uid' | 'userCode',
+  value: string,
+  now: Date,
+): Promise<OidcPayloadRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(oidcPayloads)
+    .where(and(eq(oidcPayloads.kind, kind), eq(oidcPayloads[column], value), live(now)))
+    .limit(1);
+  return row;
+}
+
+/** Marks a one-time artifact (an authorization code) used, keeping the row for reuse detection. */
+export async function consumePayload(db: Db, kind: string, id: string, consumedAtEpoch: number): Promise<void> {
+  await db
+    .update(oidcPayloads)
+    .set({ payload: sql`${oidcPayloads.payload} || jsonb_build_object('consumed', ${consumedAtEpoch}::bigint)` })
+    .where(and(eq(oidcPayloads.kind, kind), eq(oidcPayloads.id, id)));
+}
+
+export async function deletePayload(db: Db, kind: string, id: string): Promise<void> {
+  await db.delete(oidcPayloads).where(and(eq(oidcPayloads.kind, kind), eq(oidcPayloads.id, id)));
+}
+
+/** Revoking a grant removes everything issued under it (codes, access and refresh tokens). */
+export async function deletePayloadsOfGrant(db: Db, grantId: string): Promise<void> {
+  await db.delete(oidcPayloads).where(eq(oidcPayloads.grantId, grantId));
+}
+
+export async function deleteExpiredPayloads(db: Db, now: Date): Promise<number> {
+  const rows = await db
+    .delete(oidcPayloads)
+    .where(lte(oidcPayloads.expiresAt, now))
+    .returning({ id: oidcPayloads.id });
+  return rows.length;
+}
+
+export async function listPayloadsOfKind(db: Db, kind: string): Promise<OidcPayloadRow[]> {
+  return db.select().from(oidcPayloads).where(eq(oidcPayloads.kind, kind));
+}
+
+export async function listKeys(db: Db, kind: OidcKeyRow['kind']): Promise<OidcKeyRow[]> {
+  return db.select().from(oidcKeys).where(eq(oidcKeys.kind, kind)).orderBy(desc(oidcKeys.createdAt), desc(oidcKeys.id));
+}
+
+export async function insertKey(db: Db, row: OidcKeyRow): Promise<void> {
+  await db.insert(oidcKeys).values(row);
+}
+
+export async function updateKeyMaterial(db: Db, id: string, material: Record<string, unknown>): Promise<void> {
+  await db.update(oidcKeys).set({ material }).where(eq(oidcKeys.id, id));
+}
+
+export async function deleteKey(db: Db, id: string): Promise<void> {
+  await db.delete(oidcKeys).where(eq(oidcKeys.id, id));
+}
+
+/** Serialises key generation between servers starting at once (held to the end of the transaction). */
+export async function lockKeyGeneration(db: Db): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(72616932)`);
+}

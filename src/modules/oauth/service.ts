@@ -1,0 +1,83 @@
+// What the rest of the service asks of the authorization server: who a bearer token speaks for,
+// and the worker's purge of expired artifacts.
+import type Provider from 'oidc-provider';
+import type { Principal, ServiceContext } from '../../shared/context.ts';
+import { UnauthorizedError } from '../../shared/errors.ts';
+import { ALL_SCOPES, isScope } from '../api-keys/scopes.ts';
+import { getMembership } from '../users/service.ts';
+import { isFirstPartyClient } from './clients.ts';
+import { deleteExpiredPayloads, findPayload, findPayloadBy } from './repo.ts';
+
+// oidc-provider's opaque tokens are 43 base64url characters; anything far off is not worth a query.
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,128}$/;
+
+interface AccessTokenPayload {
+  accountId?: string;
+  clientId?: string;
+  scope?: string;
+  grantId?: string;
+  sessionUid?: string;
+  expiresWithSession?: boolean;
+  exp?: number;
+}
+
+/**
+ * Resolves an access token to the calling user and company. Read from the store on every request
+ * (like an API key), so a revoked token, a signed-out session, a revoked grant or a removed
+ * membership fails on the very next request, on every server. The first-party dashboard's tokens
+ * carry every API scope; another client's only the API scopes the user granted it.
+ */
+export async function authenticateAccessToken(ctx: ServiceContext, token: string): Promise<Principal> {
+  const invalid = new UnauthorizedError('Invalid or expired access token');
+  if (!TOKEN_SHAPE.test(token)) throw invalid;
+  const now = ctx.clock.now();
+  const row = await findPayload(ctx.db, 'AccessToken', token, now);
+  if (!row) throw invalid;
+  const payload = row.payload as AccessTokenPayload;
+  if (!payload.accountId || !payload.clientId || !payload.grantId) throw invalid;
+  if (typeof payload.exp === 'number' && payload.exp * 1000 <= now.getTime()) throw invalid;
+  if (!(await findPayload(ctx.db, 'Grant', payload.grantId, now))) throw invalid;
+  if (payload.expiresWithSession && (!payload.sessionUid || !(await findPayloadBy(ctx.db, 'Session', 'uid', payload.sessionUid, now)))) {
+    throw invalid;
+  }
+  const membership = await getMembership(ctx, payload.accountId);
+  if (!membership) throw new UnauthorizedError('This user no longer belongs to a company');
+  const granted = (payload.scope ?? '').split(' ').filter(isScope);
+  return {
+    companyId: membership.companyId,
+    scopes: isFirstPartyClient(payload.clientId) ? ALL_SCOPES : granted,
+    apiKeyId: null,
+    userId: payload.accountId,
+    role: membership.role,
+    firstParty: isFirstPartyClient(payload.clientId),
+  };
+}
+
+/** Deletes expired authorization-server rows (reads already ignore them); returns how many. */
+export async function purgeExpiredOidcPayloads(ctx: ServiceContext): Promise<number> {
+  return deleteExpiredPayloads(ctx.db, ctx.clock.now());
+}
+
+/** A way to sign in offered on the sign-in page (Google, LinkedIn, Facebook...). */
+export interface SignInMethod {
+  /** Short name, also the path segment of its routes: "google". */
+  id: string;
+  /** Shown as "Continue with {label}". */
+  label: string;
+  /** Same-origin path the button leads to, starting this method's sign-in for the interaction. */
+  startPath(interactionUid: string): string;
+}
+
+/**
+ * Ends the sign-in step of an authorization request for this user (found or created by
+ * signInVerifiedUser) and returns where to send the browser: back into the authorization request,
+ * which the browser's own interaction cookie must still match. Works from any route (an identity
+ * provider's callback included), as it needs only the interaction's uid.
+ */
+export async function completeSignIn(provider: Provider, interactionUid: string, userId: string): Promise<string> {
+  const interaction = await provider.Interaction.find(interactionUid);
+  if (!interaction) throw new UnauthorizedError('This sign-in has expired: start again from the application');
+  interaction.result = { ...interaction.lastSubmission, login: { accountId: userId, remember: true } };
+  await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
+  return interaction.returnTo;
+}

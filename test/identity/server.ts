@@ -1,0 +1,28 @@
+import { createServer } from 'node:net';
+import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
+
+export interface ListeningApp extends TestApp {
+  baseUrl: string;
+  issuer: string;
+  /** The first-party dashboard's redirect URI. */
+  dashboardRedirect: string;
+}
+
+/** The real app on a real port (the relying party speaks HTTP to it), its BASE_URL that address. */
+export async function startListeningApp(env: Record<string, string> = {}): Promise<ListeningApp> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const t = await buildTestApp({ BASE_URL: baseUrl, PORT: String(port), ...env });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  return { ...t, baseUrl, issuer: `${baseUrl}/oauth2`, dashboardRedirect: `${baseUrl}/dashboard/callback` };
+}
