@@ -4,9 +4,11 @@
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
+import { migrate } from '../src/db/migrate.ts';
 import { buildDeps } from '../src/deps.ts';
 
-const database = await openDatabase({}); // in memory: the document needs no data
+const database = await openDatabase({}); // in memory: the document needs no data, only the schema
+await migrate(database); // the app reads its signing keys at start
 const deps = await buildDeps(loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: 'false' }), { database });
 const app = await buildApp(deps);
 try {
