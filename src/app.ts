@@ -115,7 +115,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   registerRateLimit(app, { store: deps.rateLimitStore, limitPerMinute: config.rateLimitPerMinute, clock: deps.clock });
   registerAuthFailureLimit(app, { store: deps.rateLimitStore, failuresPerMinute: config.authFailuresPerMinute, clock: deps.clock });
   registerIdempotency(app, ctx, { leaseMs: config.idempotencyLeaseSeconds * 1000 });
-  await registerOpenApi(app, deps.config, { webhooks: webhookEventsOpenApi() });
+  await registerOpenApi(app, deps.config, webhookEventsOpenApi());
   registerHealth(app, deps.database);
   if (deps.config.metricsPort === undefined) registerMetricsRoute(app, metrics, deps.config.metricsToken);
 

@@ -5,10 +5,10 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseBusy } from '../db/client.ts';
 import { DomainError, type ErrorCode } from '../shared/errors.ts';
-import { errorBody, errorResponses } from './error-envelope.ts';
+import { errorBody, errorResponses, type ApiErrorCode } from './error-envelope.ts';
 import { detailsFromAjv } from './validation.ts';
 
-const CODE_BY_STATUS: Record<number, string> = {
+const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
@@ -70,7 +70,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status === 400) message = /^Z_/.test(String(error.code)) ? 'Request body is not valid gzip' : 'Malformed JSON body';
     if (status === 413) message = 'Request body is larger than 1 MB';
     if (status === 415) message = 'Request body must be JSON (Content-Type: application/json)';
-    return reply.status(status).send(errorBody(status, CODE_BY_STATUS[status] ?? 'ERROR', message, request.url));
+    return reply.status(status).send(errorBody(status, CODE_BY_STATUS[status] ?? 'BAD_REQUEST', message, request.url));
   });
 
   // Document on every route the errors this handler produces for it, so the OpenAPI document
