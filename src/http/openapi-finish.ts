@@ -80,7 +80,7 @@ export function finishDocument<T extends object>(document: T, extra: { schemas?:
   components.headers = { ...(components.headers as Json | undefined), ...RESPONSE_HEADERS };
   const schemas = (components.schemas = { ...(components.schemas as Json | undefined), ...extra.schemas }) as Record<string, Json>;
 
-  for (const { path, method, operation } of operations(doc)) {
+  for (const { path, operation } of operations(doc)) {
     const parameters = (operation.parameters ?? []) as Json[];
     for (const parameter of parameters) {
       const schema = parameter.schema as Json | undefined;
