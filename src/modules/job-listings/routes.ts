@@ -1,5 +1,5 @@
 // HTTP surface of job listings: schema + one service call per route. The rules are in
-// service.ts, lifecycle.ts and translation-service.ts; the descriptions below are the OpenAPI
+// the files service.ts exposes (commands, moves, presenter) and lifecycle.ts; the descriptions below are the OpenAPI
 // documentation integrators read.
 import { Type } from 'typebox';
 import type { FastifyReply } from 'fastify';
@@ -23,9 +23,9 @@ import {
   getJobListing,
   listJobListings,
   publishJobListing,
+  putJobListingTranslation,
   updateJobListing,
 } from './service.ts';
-import { putJobListingTranslation } from './translation-service.ts';
 
 const TAG = 'Job listings';
 
