@@ -19,6 +19,7 @@ import { registerIdempotency, withIdempotencyFence } from './http/idempotency.ts
 import { registerOpenApi } from './http/openapi.ts';
 import { registerAuthFailureLimit, registerRateLimit } from './http/rate-limit.ts';
 import { generateRequestId, registerRequestId } from './http/request-id.ts';
+import { registerRequestShape } from './http/request-shape.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
 import { referenceDataRoutes, referenceDataSchemas } from './modules/reference-data/routes.ts';
 import { jobListingRoutes } from './modules/job-listings/routes.ts';
@@ -107,7 +108,9 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   registerAccessLog(app, metrics);
   await registerSecurityHeaders(app, { https: deps.config.mode === 'production' || Boolean(deps.config.tls) });
   registerJsonBody(app);
-  registerErrorHandling(app);
+  // Before registerErrorHandling: its onRoute hook documents the 422 the query rule adds.
+  const requestShape = registerRequestShape(app);
+  registerErrorHandling(app, { notFound: requestShape.notFound });
   if (deps.config.mode === 'production') registerHttpsOnly(app);
   registerAuth(app, ctx);
   // After registerAuth: its onRoute hook must run first so the limit checks end up ahead of it

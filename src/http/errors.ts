@@ -42,7 +42,11 @@ export const STATUS_BY_ERROR_CODE: Record<ErrorCode, number> = {
   EMAIL_NOT_VERIFIED: 403,
 };
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** `notFound`: answers first when a request matches no route (405 on a known path); undefined to fall through to 404. */
+export function registerErrorHandling(
+  app: FastifyInstance,
+  options: { notFound?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined } = {},
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof DomainError) {
       const status = STATUS_BY_ERROR_CODE[error.code];
@@ -89,10 +93,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     route.schema = { ...schema, response: { ...errorResponses([...new Set(statuses)]), ...(schema.response as object) } };
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    reply
-      .status(404)
-      .send(errorBody(404, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`, request.url)),
+  app.setNotFoundHandler(
+    (request, reply) =>
+      options.notFound?.(request, reply) ??
+      reply
+        .status(404)
+        .send(errorBody(404, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`, request.url)),
   );
 }
 
