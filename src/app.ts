@@ -121,7 +121,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(rateLimitPlugin, { store: deps.rateLimitStore, limitPerMinute: config.rateLimitPerMinute, clock: deps.clock });
   await app.register(authFailureLimitPlugin, { store: deps.rateLimitStore, failuresPerMinute: config.authFailuresPerMinute, clock: deps.clock });
   await app.register(idempotencyPlugin, { ctx, leaseMs: config.idempotencyLeaseSeconds * 1000 });
-  await app.register(openApiPlugin, { config: deps.config, webhooks: webhookEventsOpenApi() });
+  await app.register(openApiPlugin, { config: deps.config, events: webhookEventsOpenApi() });
   registerHealth(app, deps.database);
   if (deps.config.metricsPort === undefined) registerMetricsRoute(app, metrics, deps.config.metricsToken);
 
