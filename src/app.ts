@@ -17,6 +17,7 @@ import { registerJsonBody } from './http/json-body.ts';
 import { registerHttpsOnly } from './http/https.ts';
 import { registerIdempotency, withIdempotencyFence } from './http/idempotency.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerPagination } from './http/pagination.ts';
 import { registerAuthFailureLimit, registerRateLimit } from './http/rate-limit.ts';
 import { generateRequestId, registerRequestId } from './http/request-id.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
@@ -27,6 +28,7 @@ import { candidateRoutes, candidateSchemas } from './modules/candidates/routes.t
 import { applicationRoutes, applicationSchemas } from './modules/applications/routes.ts';
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
+import { eventRoutes, eventSchemas } from './modules/events/routes.ts';
 import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas.ts';
 import { webhookBacklog } from './modules/webhooks/service.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -46,6 +48,7 @@ const SHARED_SCHEMAS = [
   ...referenceDataSchemas,
   ...jobListingSchemas,
   ...candidateSchemas,
+  ...eventSchemas,
   ...applicationSchemas,
   ...analyticsSchemas,
   ...webhookSchemas,
@@ -108,6 +111,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await registerSecurityHeaders(app, { https: deps.config.mode === 'production' || Boolean(deps.config.tls) });
   registerJsonBody(app);
   registerErrorHandling(app);
+  registerPagination(app);
   if (deps.config.mode === 'production') registerHttpsOnly(app);
   registerAuth(app, ctx);
   // After registerAuth: its onRoute hook must run first so the limit checks end up ahead of it
@@ -125,6 +129,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(applicationRoutes);
   await app.register(analyticsRoutes);
   await app.register(webhookRoutes);
+  await app.register(eventRoutes);
   await app.register(apiKeyRoutes);
 
   // The authorization server under /oauth2 and its sign-in pages. Keys come from the settings or

@@ -235,7 +235,7 @@ describe('pagination', () => {
     const res = await list('');
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.pagination).toEqual({ page: 0, size: 20, totalElements: TOTAL, totalPages: 3 });
+    expect(body.pagination).toEqual({ page: 0, size: 20, totalElements: TOTAL, totalPages: 3, nextCursor: null });
     expect(body.data.map((item: { id: string }) => item.id)).toEqual(newestFirst.slice(0, 20));
   });
 
@@ -243,7 +243,7 @@ describe('pagination', () => {
     const res = await list('?size=100');
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toHaveLength(TOTAL);
-    expect(res.json().pagination).toEqual({ page: 0, size: 100, totalElements: TOTAL, totalPages: 1 });
+    expect(res.json().pagination).toEqual({ page: 0, size: 100, totalElements: TOTAL, totalPages: 1, nextCursor: null });
   });
 
   it('refuses sizes and pages out of bounds or not integers with 422 naming the parameter', async () => {
@@ -269,7 +269,7 @@ describe('pagination', () => {
     for (const page of [3, 1000]) {
       const res = await list(`?page=${page}`);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ data: [], pagination: { page, size: 20, totalElements: TOTAL, totalPages: 3 } });
+      expect(res.json()).toEqual({ data: [], pagination: { page, size: 20, totalElements: TOTAL, totalPages: 3, nextCursor: null } });
     }
   });
 

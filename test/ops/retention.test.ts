@@ -142,14 +142,16 @@ describe('retention sweep', () => {
   });
 
   it('follows the configured ages, and runs as a loop that reports what it deleted', async () => {
-    const config = loadConfig({ RETENTION_EVENTS_DAYS: '7', RETENTION_DELIVERIES_DAYS: '10', RETENTION_IDEMPOTENCY_HOURS: '48' });
-    expect(config.retention).toEqual({ eventsDays: 7, deliveriesDays: 10, idempotencyHours: 48 });
+    const config = loadConfig({ RETENTION_EVENTS_DAYS: '31', RETENTION_DELIVERIES_DAYS: '10', RETENTION_IDEMPOTENCY_HOURS: '48' });
+    expect(config.retention).toEqual({ eventsDays: 31, deliveriesDays: 10, idempotencyHours: 48 });
     expect(() => loadConfig({ RETENTION_IDEMPOTENCY_HOURS: '1' })).toThrow(/RETENTION_IDEMPOTENCY_HOURS/);
+    // The event feed promises 30 days of events.
+    expect(() => loadConfig({ RETENTION_EVENTS_DAYS: '7' })).toThrow(/RETENTION_EVENTS_DAYS/);
 
     const tenant = await t.tenant();
     await emit(tenant.companyId, 'job_listing.updated');
     await work();
-    t.clock.advance(8 * DAY_MS);
+    t.clock.advance(32 * DAY_MS);
     try {
       const swept = new Promise<Record<string, number>>((resolve, reject) => {
         const loop = startRetention(t.ctx, config.retention, {
@@ -160,7 +162,7 @@ describe('retention sweep', () => {
       expect((await swept).events).toBeGreaterThanOrEqual(1);
       expect((await counts(tenant.companyId)).dispatched).toBe(0);
     } finally {
-      t.clock.advance(-8 * DAY_MS);
+      t.clock.advance(-32 * DAY_MS);
     }
   });
 });
