@@ -7,6 +7,8 @@ import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.t
 import { startWebhookWorker, type WorkerLog } from './modules/webhooks/delivery-worker.ts';
 import { startRetention } from './maintenance/retention.ts';
 import { startOidcPurge } from './modules/oauth/purge-scheduler.ts';
+import { translateDueJobListings } from './modules/job-listings/service.ts';
+import { startPeriodic } from './shared/periodic.ts';
 
 export interface ScheduledWork {
   /** Stops the sweeps and delivery, letting the work in flight finish. */
@@ -28,6 +30,14 @@ export function startScheduledWork(deps: Deps, log: WorkerLog = deps.log): Sched
     onClosed: (count) => log.info({ count }, 'closed expired job listings'),
     onError: (err) => log.error({ err }, 'expiry sweep failed'),
   });
+  // Machine translations a write could not finish (translator down, a language it lacks).
+  const listingTranslation = startPeriodic(() => translateDueJobListings(ctx), {
+    intervalMs: 60_000,
+    onDone: (count) => {
+      if (count > 0) log.info({ count }, 'machine-translated job listings');
+    },
+    onError: (err) => log.error({ err }, 'machine translation sweep failed'),
+  });
   const retention = startRetention(ctx, config.retention, {
     onSwept: (deleted) => log.info({ deleted }, 'retention sweep deleted old rows'),
     onError: (err) => log.error({ err }, 'retention sweep failed'),
@@ -41,6 +51,7 @@ export function startScheduledWork(deps: Deps, log: WorkerLog = deps.log): Sched
     async stop() {
       await oidcPurge.stop();
       await retention.stop();
+      await listingTranslation.stop();
       await listingExpiry.stop();
       await delivery.stop();
     },

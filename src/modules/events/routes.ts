@@ -17,6 +17,7 @@ export async function eventRoutes(app: AppInstance): Promise<void> {
       config: { auth: { scope: null } },
       schema: {
         tags: ['Events'],
+        operationId: 'listEvents',
         summary: 'Read the event feed',
         description: `The company's events (the same ones webhooks deliver, deletions included), oldest first, kept at least 30 days. Read it by \`cursor\`: \`nextCursor\` leads to the next page (null once caught up) and \`resumeCursor\` is where to continue later, also on the last page. The order is the order in which changes committed: a position answered once never gets an event behind it later, so a reader that resumes from its last \`resumeCursor\` misses nothing and sees nothing twice. A key reads the events of the resource types it may read: ${scopeList} (403 without any of them, or for a \`type\` it may not read).`,
         querystring: EventFeedQuery,

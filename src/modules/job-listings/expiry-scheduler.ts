@@ -3,7 +3,7 @@
 // sweep at once (rows are claimed with SKIP LOCKED).
 import type { ServiceContext } from '../../shared/context.ts';
 import { startPeriodic, type Periodic } from '../../shared/periodic.ts';
-import { closeExpiredJobListings } from './service.ts';
+import { closeExpiredJobListings } from './moves.ts';
 
 export interface ExpirySchedulerOptions {
   /** Time between sweeps; default one minute (so a listing closes within a minute of expiresAt). */
