@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import { normalizeLanguageTag } from '../../shared/language-tags.ts';
-import { countCompanies, findCompany, insertCompany, updateCompany, type CompanyRow } from './repo.ts';
+import { limitOffset, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
+import { countCompanies, findCompany, insertCompany, listCompanyRows, updateCompany, type CompanyRow } from './repo.ts';
 
 export interface CompanyView {
   id: string;
@@ -53,6 +54,13 @@ export async function createCompany(
 /** Whether any company exists yet (the demo seed runs only on an empty database). */
 export async function hasCompanies(ctx: ServiceContext): Promise<boolean> {
   return (await countCompanies(ctx.db)) > 0;
+}
+
+/** Every company (operators: the CLI's `company list`), newest first. */
+export async function listCompanies(ctx: Pick<ServiceContext, 'db'>, request: PageRequest): Promise<Page<CompanyView>> {
+  const { limit, offset } = limitOffset(request);
+  const [rows, total] = await Promise.all([listCompanyRows(ctx.db, limit, offset), countCompanies(ctx.db)]);
+  return toPage(rows.map(toCompanyView), total, request);
 }
 
 export async function getCompany(ctx: ServiceContext, id: string): Promise<CompanyView> {
