@@ -30,7 +30,7 @@ async function commandNames(): Promise<string[]> {
 
 // PostgreSQL when DATABASE_URL is set (the CLI makes its own tables there), else an embedded directory.
 let dataDir: string;
-const env = () => (process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : { DATA_DIR: dataDir });
+const env = (): Record<string, string> => (process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : { DATA_DIR: dataDir });
 beforeAll(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'cli-commands-'));
 });
