@@ -21,6 +21,7 @@ import {
   idempotencyPlugin,
   jsonBodyPlugin,
   openApiPlugin,
+  paginationPlugin,
   rateLimitPlugin,
   requestIdPlugin,
   securityHeadersPlugin,
@@ -34,6 +35,7 @@ import { candidateRoutes, candidateSchemas } from './modules/candidates/routes.t
 import { applicationRoutes, applicationSchemas } from './modules/applications/routes.ts';
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
+import { eventRoutes, eventSchemas } from './modules/events/routes.ts';
 import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas.ts';
 import { webhookBacklog } from './modules/webhooks/service.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -53,6 +55,7 @@ const SHARED_SCHEMAS = [
   ...referenceDataSchemas,
   ...jobListingSchemas,
   ...candidateSchemas,
+  ...eventSchemas,
   ...applicationSchemas,
   ...analyticsSchemas,
   ...webhookSchemas,
@@ -118,6 +121,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(jsonBodyPlugin);
   await app.register(errorHandlingPlugin);
   await app.register(deprecationPlugin);
+  await app.register(paginationPlugin);
   if (deps.config.mode === 'production') await app.register(httpsOnlyPlugin);
   await app.register(authPlugin, { ctx });
   await app.register(rateLimitPlugin, { store: deps.rateLimitStore, limitPerMinute: config.rateLimitPerMinute, clock: deps.clock });
@@ -133,6 +137,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(applicationRoutes);
   await app.register(analyticsRoutes);
   await app.register(webhookRoutes);
+  await app.register(eventRoutes);
   await app.register(apiKeyRoutes);
 
   // The authorization server under /oauth2 and its sign-in pages. Keys come from the settings or

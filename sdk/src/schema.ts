@@ -70,7 +70,7 @@ export interface paths {
         };
         /**
          * List job listings
-         * @description The company's listings, newest first (createdAt descending, then id). Filters: `status` (repeatable; ARCHIVED listings are listed only when asked for by status) and `updatedSince`. Items carry exactly id, status, position (value and translated only), positionType, workPlaceType and createdAt; each position is in the best language available for that listing, and `Content-Language` lists the languages of the page.
+         * @description The company's listings, newest first (createdAt descending, then id); with `updatedSince`, in the order they changed ((updatedAt, id) ascending) so a sync can resume from `resumeCursor`. Filters: `status` (repeatable; ARCHIVED listings are listed only when asked for by status) and `updatedSince`. Page by `page` or by `cursor` (`nextCursor` of the previous page). Items carry exactly id, status, position (value and translated only), positionType, workPlaceType and createdAt; each position is in the best language available for that listing, and `Content-Language` lists the languages of the page.
          *
          *     **Languages.** Texts are written in the listing's source `language` (set on create; default the company's default language). Send `Accept-Language` (q-values honoured; de-CH falls back to de) to read them in another language; the response names the language served in `Content-Language`. Each text object carries `value` (the translation when one exists, else the original with `translated: false`), `original` and `sourceLanguage`. `translationType` is HUMAN for translations given through PUT .../translations/{lang} and AI for machine translations, made only when the server is configured with a translation service (none by default): then a missing translation is made on the first request for that language and kept. A HUMAN translation always wins over an AI one. Editing an original retires its translations.
          *
@@ -556,6 +556,28 @@ export interface paths {
          *     Requires scope `webhooks:manage`.
          */
         post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the event feed
+         * @description The company's events (the same ones webhooks deliver, deletions included), oldest first, kept at least 30 days. Read it by `cursor`: `nextCursor` leads to the next page (null once caught up) and `resumeCursor` is where to continue later, also on the last page. The order is the order in which changes committed: a position answered once never gets an event behind it later, so a reader that resumes from its last `resumeCursor` misses nothing and sees nothing twice. A key reads the events of the resource types it may read: `job_listing.*` with `jobs:read`, `application.*` with `applications:read`, `candidate.*` with `candidates:read` (403 without any of them, or for a `type` it may not read).
+         *
+         *     Any valid API key.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1295,6 +1317,27 @@ export interface components {
                 applicationId: string | null;
                 applicationResult: ("created" | "existing") | null;
             }[];
+        };
+        /** @description A recorded event, shaped like the body of its webhook delivery */
+        FeedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id: the same as the `webhook-id` of its deliveries
+             */
+            id: string;
+            /** @description The event name */
+            type: string;
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            /** @description As in the webhook payload of this event type */
+            data: {
+                [key: string]: unknown;
+            };
         };
         ApplicationSummary: {
             /** Format: uuid */
@@ -2266,6 +2309,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, at most 100 */
                 size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
                 /** @description Only listings in these states; repeat the parameter for several (`?status=ACTIVE&status=CLOSED`). Without it every state but ARCHIVED is listed. */
                 status?: ("DRAFT" | "ACTIVE" | "UNDER_REVIEW" | "CLOSED" | "ARCHIVED")[];
                 /** @description Only listings changed at or after this ISO 8601 timestamp */
@@ -2310,7 +2355,9 @@ export interface operations {
                      *         "page": 0,
                      *         "size": 20,
                      *         "totalElements": 1,
-                     *         "totalPages": 1
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
                      *       }
                      *     }
                      */
@@ -2325,6 +2372,10 @@ export interface operations {
                             totalElements: number;
                             /** @description Pages at this size */
                             totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
                         };
                     };
                 };
@@ -5963,6 +6014,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, at most 100 */
                 size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
                 /** @description Full-text search over name, email, headline and skills. Every word must match, as a word or the start of one ("jav" finds "Java"); results are ordered by relevance. */
                 q?: string;
                 /** @description Only candidates changed at or after this time */
@@ -6009,7 +6062,9 @@ export interface operations {
                      *         "page": 0,
                      *         "size": 20,
                      *         "totalElements": 1,
-                     *         "totalPages": 1
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
                      *       }
                      *     }
                      */
@@ -6024,6 +6079,10 @@ export interface operations {
                             totalElements: number;
                             /** @description Pages at this size */
                             totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
                         };
                     };
                 };
@@ -6737,6 +6796,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, at most 100 */
                 size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
                 jobListingId?: string;
                 /** @description Only these stages (repeat the parameter for several) */
                 status?: ("ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED" | "REJECTED" | "WITHDRAWN")[];
@@ -6786,7 +6847,9 @@ export interface operations {
                      *         "page": 0,
                      *         "size": 20,
                      *         "totalElements": 1,
-                     *         "totalPages": 1
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
                      *       }
                      *     }
                      */
@@ -6801,6 +6864,10 @@ export interface operations {
                             totalElements: number;
                             /** @description Pages at this size */
                             totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
                         };
                     };
                 };
@@ -8249,6 +8316,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, at most 100 */
                 size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -8285,7 +8354,9 @@ export interface operations {
                      *         "page": 0,
                      *         "size": 20,
                      *         "totalElements": 1,
-                     *         "totalPages": 1
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
                      *       }
                      *     }
                      */
@@ -8300,6 +8371,10 @@ export interface operations {
                             totalElements: number;
                             /** @description Pages at this size */
                             totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
                         };
                     };
                 };
@@ -8716,6 +8791,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, at most 100 */
                 size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -8752,7 +8829,9 @@ export interface operations {
                      *         "page": 0,
                      *         "size": 20,
                      *         "totalElements": 1,
-                     *         "totalPages": 1
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
                      *       }
                      *     }
                      */
@@ -8767,6 +8846,10 @@ export interface operations {
                             totalElements: number;
                             /** @description Pages at this size */
                             totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
                         };
                     };
                 };
@@ -10641,6 +10724,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, at most 100 */
                 size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
                 /** @description Only deliveries in this state */
                 status?: "PENDING" | "DELIVERED" | "FAILED";
             };
@@ -10692,7 +10777,9 @@ export interface operations {
                      *         "page": 0,
                      *         "size": 20,
                      *         "totalElements": 1,
-                     *         "totalPages": 1
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
                      *       }
                      *     }
                      */
@@ -10707,6 +10794,10 @@ export interface operations {
                             totalElements: number;
                             /** @description Pages at this size */
                             totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
                         };
                     };
                 };
@@ -11229,6 +11320,211 @@ export interface operations {
                      *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page index */
+                page?: number;
+                /** @description Items per page, at most 100 */
+                size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
+                /** @description Only these event types (repeat the parameter for several); default: every type the key may read */
+                type?: ("application.created" | "application.status_changed" | "candidate.created" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted")[];
+                /** @description Only events that happened at or after this time */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "type": "job_listing.published",
+                     *           "timestamp": "2026-03-02T09:30:00.000Z",
+                     *           "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *           "data": {}
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["FeedEvent"][];
+                        pagination: {
+                            /** @description Current zero-based page index */
+                            page: number;
+                            /** @description Items requested per page */
+                            size: number;
+                            /** @description Total matching records */
+                            totalElements: number;
+                            /** @description Pages at this size */
+                            totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -12263,6 +12559,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, at most 100 */
                 size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -12295,7 +12593,9 @@ export interface operations {
                      *         "page": 0,
                      *         "size": 20,
                      *         "totalElements": 1,
-                     *         "totalPages": 1
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
                      *       }
                      *     }
                      */
@@ -12310,6 +12610,10 @@ export interface operations {
                             totalElements: number;
                             /** @description Pages at this size */
                             totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
                         };
                     };
                 };
@@ -12741,6 +13045,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, at most 100 */
                 size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -12773,7 +13079,9 @@ export interface operations {
                      *         "page": 0,
                      *         "size": 20,
                      *         "totalElements": 1,
-                     *         "totalPages": 1
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
                      *       }
                      *     }
                      */
@@ -12788,6 +13096,10 @@ export interface operations {
                             totalElements: number;
                             /** @description Pages at this size */
                             totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
                         };
                     };
                 };

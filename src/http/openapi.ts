@@ -40,6 +40,7 @@ export const TAGS = [
   { name: 'Reference data', description: 'Sectors, tags and the allowed values of enumerated fields: what listings refer to.' },
   { name: 'Analytics', description: 'Hiring funnel and time-to-hire figures of the company.' },
   { name: 'Webhooks', description: 'Subscriptions that receive events as signed HTTP POSTs (Standard Webhooks), their deliveries, retries and redelivery. The events themselves are in the `webhooks` section.' },
+  { name: 'Events', description: "The company's events as a feed (cursor, type and since filters), kept at least 30 days, deletions included: how a receiver that was down catches up." },
   { name: 'API keys', description: "The company's API keys (a signed-in user's dashboard token only)." },
   { name: 'Members', description: "The company's members and invitations (a signed-in user's dashboard token only)." },
 ];

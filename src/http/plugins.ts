@@ -23,6 +23,7 @@ import { registerHttpsOnly } from './https.ts';
 import { registerIdempotency } from './idempotency.ts';
 import { registerJsonBody } from './json-body.ts';
 import { registerOpenApi } from './openapi.ts';
+import { registerPagination } from './pagination.ts';
 import { registerAuthFailureLimit, registerRateLimit } from './rate-limit.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { registerRequestId } from './request-id.ts';
@@ -56,6 +57,13 @@ export const errorHandlingPlugin = fp(
 );
 
 export const deprecationPlugin = fp(async (app: FastifyInstance) => registerDeprecation(app), { name: 'deprecation', fastify: FASTIFY });
+
+export const paginationPlugin = fp(async (app: FastifyInstance) => registerPagination(app), {
+  name: 'pagination',
+  fastify: FASTIFY,
+  // Its refusal (cursor with page) is answered by the error handling.
+  dependencies: ['error-handling'],
+});
 
 export const httpsOnlyPlugin = fp(async (app: FastifyInstance) => registerHttpsOnly(app), { name: 'https-only', fastify: FASTIFY });
 
