@@ -122,7 +122,7 @@ export interface paths {
         head?: never;
         /**
          * Update a job listing (merge)
-         * @description Partial update: fields left out keep their value, `null` clears a field, `address` merges part by part, arrays (skills, benefits, hiringProcessSteps, jobListingTags, jobListingRequirements) replace the whole list. Texts are in the listing's source language; changing one retires its translations. Allowed in every status but ARCHIVED (409). Validation as on create.
+         * @description Partial update: fields left out keep their value, `null` clears a field, `address` merges part by part, arrays (skills, benefits, hiringProcessSteps, jobListingTags, jobListingRequirements) replace the whole list. Texts are in the listing's source language; changing one retires its translations. Allowed in every status but ARCHIVED (409). Validation as on create. Optimistic concurrency: send the `ETag` of your last read as `If-Match` and the update happens only if nobody changed the listing since (else 412 PRECONDITION_FAILED); the answer carries the new ETag.
          *
          *     Requires scope `jobs:write`.
          */
@@ -263,7 +263,13 @@ export interface paths {
         get: operations["getCandidate"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Erase a candidate (personal data request)
+         * @description Erases the person, in one transaction: their name, e-mail, phone, headline, location, skills and links; the cover letters and stage-move reasons of their applications; and every copy kept in stored events, webhook delivery logs (bodies sent and answers received) and stored idempotent answers. Their applications stay, anonymized, so pipeline statistics keep their counts. Emits `candidate.erased` with ids only. Answers 204; the candidate answers 404 from then on (a second erasure too).
+         *
+         *     Requires scope `candidates:write`.
+         */
+        delete: operations["eraseCandidate"];
         options?: never;
         head?: never;
         patch?: never;
@@ -424,7 +430,7 @@ export interface paths {
          * Create a webhook subscription
          * @description Answers the subscription with its signing `secret`, shown only this once. A company has at most 100 subscriptions (active or not): the next create answers 422 VALIDATION_ERROR; delete one first, or list several events in one subscription.
          *
-         *     Events: `application.created`, `application.status_changed`, `candidate.created`, `job_listing.created`, `job_listing.updated`, `job_listing.published`, `job_listing.closed`, `job_listing.archived`, `job_listing.deleted`, `ping`.
+         *     Events: `application.created`, `application.status_changed`, `candidate.created`, `candidate.erased`, `job_listing.created`, `job_listing.updated`, `job_listing.published`, `job_listing.closed`, `job_listing.archived`, `job_listing.deleted`, `ping`.
          *
          *     Each event is POSTed as JSON `{ id, type, timestamp, companyId, data }` and signed the
          *     [Standard Webhooks](https://www.standardwebhooks.com) way: headers `webhook-id` (the event id, the same on every
@@ -576,6 +582,28 @@ export interface paths {
          *     Any valid API key.
          */
         get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/candidates/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a candidate's data (personal data request)
+         * @description Everything the service stores about the person, as one JSON document: the candidate, their applications with cover letters and full stage history, the stored events that name them, and the webhook deliveries that carried those events.
+         *
+         *     Requires scope `candidates:read`.
+         */
+        get: operations["exportCandidate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -904,6 +932,69 @@ export interface webhooks {
                         companyId: string;
                         data: {
                             candidate: components["schemas"]["Candidate"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other answer (or none within 10 s) is retried */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "candidate.erased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent when a candidate is erased on request (DELETE /candidates/{id}): their personal data is gone from the service, stored events and delivery logs included; delete your copy too
+         * @description Sent to every active subscription listing `candidate.erased`. Verify the signature before trusting the body (docs/webhooks.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        type: "candidate.erased";
+                        /** Format: date-time */
+                        timestamp: string;
+                        /** Format: uuid */
+                        companyId: string;
+                        data: {
+                            /** Format: uuid */
+                            candidateId: string;
+                            /** @description Their applications, kept anonymized */
+                            applicationIds: string[];
                         };
                     };
                 };
@@ -1730,6 +1821,60 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description Everything the service stores about one candidate */
+        CandidateExport: {
+            /** Format: date-time */
+            exportedAt: string;
+            candidate: components["schemas"]["Candidate"];
+            /** @description The candidate's applications to the company's listings, with their texts and history */
+            applications: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                jobListingId: string;
+                /** @description Pipeline stage */
+                status: string;
+                source: string;
+                coverLetter: string | null;
+                /** Format: date-time */
+                appliedAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** @description Every stage entered, oldest first */
+                history: {
+                    fromStatus: string | null;
+                    toStatus: string;
+                    reason: string | null;
+                    /** Format: date-time */
+                    changedAt: string;
+                }[];
+            }[];
+            /** @description Stored events that name the candidate or their applications (as delivered to webhooks) */
+            events: {
+                /** Format: uuid */
+                id: string;
+                type: string;
+                /** Format: date-time */
+                timestamp: string;
+                data: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /** @description Webhook deliveries that carried such an event (their body is the event above) */
+            webhookDeliveries: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                subscriptionId: string;
+                /** Format: uuid */
+                eventId: string;
+                eventType: string;
+                status: string;
+                attemptCount: number;
+                /** Format: date-time */
+                createdAt: string;
+            }[];
+        };
         ApplicationSummary: {
             /** Format: uuid */
             id: string;
@@ -2502,6 +2647,8 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    /** @description Version of this representation (the listing in this language): send it as If-Match on PATCH */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2725,6 +2872,8 @@ export interface operations {
             header?: {
                 /** @description Languages wanted, e.g. `de-CH, de;q=0.9, en;q=0.5`; see the language rules. */
                 "accept-language"?: string;
+                /** @description The ETag of the listing as last read (GET, in the same Accept-Language): the update happens only if the listing is still in that version, else 412. `*` matches any version. */
+                "if-match"?: string;
             };
             path: {
                 id: string;
@@ -2809,6 +2958,8 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    /** @description Version of this representation (the listing in this language): send it as If-Match on PATCH */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2853,6 +3004,15 @@ export interface operations {
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description If-Match does not match the current ETag of the resource: it changed since it was read */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3613,6 +3773,8 @@ export interface operations {
             /** @description The full candidate profile */
             200: {
                 headers: {
+                    /** @description Version of this representation (changes whenever the answer would) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3657,6 +3819,125 @@ export interface operations {
             };
             /** @description A path parameter is too long */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    eraseCandidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Erased */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4094,6 +4375,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Version of this representation (changes whenever the answer would) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4650,7 +4933,7 @@ export interface operations {
                     /** @description Where events are POSTed. Must be https, and its host must resolve to a public internet address: private, loopback, link-local and reserved addresses are refused here and again when connecting. */
                     url: string;
                     /** @description Event names to receive (duplicates are ignored) */
-                    events: ("application.created" | "application.status_changed" | "candidate.created" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "ping")[];
+                    events: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "ping")[];
                 };
             };
         };
@@ -4770,6 +5053,8 @@ export interface operations {
             /** @description A webhook subscription. The signing secret is never shown here. */
             200: {
                 headers: {
+                    /** @description Version of this representation (changes whenever the answer would) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4993,7 +5278,7 @@ export interface operations {
                     /** @description Where events are POSTed. Must be https, and its host must resolve to a public internet address: private, loopback, link-local and reserved addresses are refused here and again when connecting. */
                     url?: string;
                     /** @description Event names to receive (duplicates are ignored) */
-                    events?: ("application.created" | "application.status_changed" | "candidate.created" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "ping")[];
+                    events?: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "ping")[];
                     /** @description false pauses delivery; true resumes it (and retries what is still pending) */
                     active?: boolean;
                 };
@@ -5657,7 +5942,7 @@ export interface operations {
                 /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
                 cursor?: string;
                 /** @description Only these event types (repeat the parameter for several); default: every type the key may read */
-                type?: ("application.created" | "application.status_changed" | "candidate.created" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted")[];
+                type?: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted")[];
                 /** @description Only events that happened at or after this time */
                 since?: string;
             };
@@ -5703,6 +5988,109 @@ export interface operations {
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportCandidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Everything the service stores about one candidate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CandidateExport"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -20,7 +20,8 @@ export type ErrorCode =
   | 'TOO_MANY_REQUESTS'
   | 'WEBHOOK_UNREACHABLE'
   | 'SIGN_IN_EXPIRED'
-  | 'EMAIL_NOT_VERIFIED';
+  | 'EMAIL_NOT_VERIFIED'
+  | 'PRECONDITION_FAILED';
 
 export class DomainError extends Error {
   readonly code: ErrorCode;
