@@ -780,47 +780,7 @@ export interface webhooks {
          * Sent when an application is created (submitted through the API or the dashboard)
          * @description Sent to every active subscription listing `application.created`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "application.created";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: {
-                            application: components["schemas"]["ApplicationSummary"];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onApplicationCreatedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -840,52 +800,7 @@ export interface webhooks {
          * Sent when an application moves to another pipeline stage
          * @description Sent to every active subscription listing `application.status_changed`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "application.status_changed";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: {
-                            application: components["schemas"]["ApplicationSummary"];
-                            /** @enum {string} */
-                            previousStatus: "ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED" | "REJECTED" | "WITHDRAWN";
-                            /** @enum {string} */
-                            newStatus: "ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED" | "REJECTED" | "WITHDRAWN";
-                            reason: string | null;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onApplicationStatusChangedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -905,47 +820,7 @@ export interface webhooks {
          * Sent when a candidate is created (by an application, an import or the dashboard)
          * @description Sent to every active subscription listing `candidate.created`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "candidate.created";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: {
-                            candidate: components["schemas"]["Candidate"];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onCandidateCreatedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -965,50 +840,7 @@ export interface webhooks {
          * Sent when a candidate is erased on request (DELETE /candidates/{id}): their personal data is gone from the service, stored events and delivery logs included; delete your copy too
          * @description Sent to every active subscription listing `candidate.erased`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "candidate.erased";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: {
-                            /** Format: uuid */
-                            candidateId: string;
-                            /** @description Their applications, kept anonymized */
-                            applicationIds: string[];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onCandidateErasedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1028,45 +860,7 @@ export interface webhooks {
          * Sent when a job listing is created (as DRAFT)
          * @description Sent to every active subscription listing `job_listing.created`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "job_listing.created";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: components["schemas"]["JobListing"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onJobListingCreatedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1086,45 +880,7 @@ export interface webhooks {
          * Sent when a job listing's fields or translations change
          * @description Sent to every active subscription listing `job_listing.updated`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "job_listing.updated";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: components["schemas"]["JobListing"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onJobListingUpdatedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1144,45 +900,7 @@ export interface webhooks {
          * Sent when a listing becomes ACTIVE (published, approved or reopened)
          * @description Sent to every active subscription listing `job_listing.published`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "job_listing.published";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: components["schemas"]["JobListing"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onJobListingPublishedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1202,45 +920,7 @@ export interface webhooks {
          * Sent when a listing is closed, by hand or because it expired
          * @description Sent to every active subscription listing `job_listing.closed`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "job_listing.closed";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: components["schemas"]["JobListing"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onJobListingClosedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1260,45 +940,7 @@ export interface webhooks {
          * Sent when a listing is archived
          * @description Sent to every active subscription listing `job_listing.archived`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "job_listing.archived";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: components["schemas"]["JobListing"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onJobListingArchivedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1318,45 +960,7 @@ export interface webhooks {
          * Sent when a DRAFT listing is deleted
          * @description Sent to every active subscription listing `job_listing.deleted`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "job_listing.deleted";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: components["schemas"]["JobListing"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onJobListingDeletedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1376,48 +980,7 @@ export interface webhooks {
          * Sent when POST /webhooks/{id}/test is called (sent to that subscription only)
          * @description Sent to every active subscription listing `ping`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "ping";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: {
-                            /** Format: uuid */
-                            subscriptionId: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onPingEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1431,8 +994,11 @@ export interface components {
         ErrorEnvelope: {
             /** @description HTTP status */
             status: number;
-            /** @description Error code, e.g. VALIDATION_ERROR */
-            error: string;
+            /**
+             * @description Error code: what went wrong, for programs (the message is for people)
+             * @enum {string}
+             */
+            error: "NOT_FOUND" | "CONFLICT" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "BAD_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "WEBHOOK_UNREACHABLE" | "SIGN_IN_EXPIRED" | "EMAIL_NOT_VERIFIED" | "PRECONDITION_FAILED" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
             /** @description Readable reason */
             message: string;
             /** Format: date-time */
@@ -2154,11 +1720,272 @@ export interface components {
              */
             expiresAt: string;
         };
+        /**
+         * application.created
+         * @description The body of a `application.created` delivery, sent when an application is created (submitted through the API or the dashboard). `data`: `{ application }`.
+         */
+        ApplicationCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "application.created";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: {
+                application: components["schemas"]["ApplicationSummary"];
+            };
+        };
+        /**
+         * application.status_changed
+         * @description The body of a `application.status_changed` delivery, sent when an application moves to another pipeline stage. `data`: `{ application, previousStatus, newStatus, reason }`.
+         */
+        ApplicationStatusChangedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "application.status_changed";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: {
+                application: components["schemas"]["ApplicationSummary"];
+                /** @enum {string} */
+                previousStatus: "ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED" | "REJECTED" | "WITHDRAWN";
+                /** @enum {string} */
+                newStatus: "ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED" | "REJECTED" | "WITHDRAWN";
+                reason: string | null;
+            };
+        };
+        /**
+         * candidate.created
+         * @description The body of a `candidate.created` delivery, sent when a candidate is created (by an application, an import or the dashboard). `data`: `{ candidate }`.
+         */
+        CandidateCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "candidate.created";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: {
+                candidate: components["schemas"]["Candidate"];
+            };
+        };
+        /**
+         * candidate.erased
+         * @description The body of a `candidate.erased` delivery, sent when a candidate is erased on request (DELETE /candidates/{id}): their personal data is gone from the service, stored events and delivery logs included; delete your copy too. `data`: `{ candidateId, applicationIds }` (ids only, no personal data).
+         */
+        CandidateErasedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "candidate.erased";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: {
+                /** Format: uuid */
+                candidateId: string;
+                /** @description Their applications, kept anonymized */
+                applicationIds: string[];
+            };
+        };
+        /**
+         * job_listing.created
+         * @description The body of a `job_listing.created` delivery, sent when a job listing is created (as DRAFT). `data`: the job listing itself.
+         */
+        JobListingCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "job_listing.created";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: components["schemas"]["JobListing"];
+        };
+        /**
+         * job_listing.updated
+         * @description The body of a `job_listing.updated` delivery, sent when a job listing's fields or translations change. `data`: the job listing itself.
+         */
+        JobListingUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "job_listing.updated";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: components["schemas"]["JobListing"];
+        };
+        /**
+         * job_listing.published
+         * @description The body of a `job_listing.published` delivery, sent when a listing becomes ACTIVE (published, approved or reopened). `data`: the job listing itself.
+         */
+        JobListingPublishedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "job_listing.published";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: components["schemas"]["JobListing"];
+        };
+        /**
+         * job_listing.closed
+         * @description The body of a `job_listing.closed` delivery, sent when a listing is closed, by hand or because it expired. `data`: the job listing itself.
+         */
+        JobListingClosedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "job_listing.closed";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: components["schemas"]["JobListing"];
+        };
+        /**
+         * job_listing.archived
+         * @description The body of a `job_listing.archived` delivery, sent when a listing is archived. `data`: the job listing itself.
+         */
+        JobListingArchivedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "job_listing.archived";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: components["schemas"]["JobListing"];
+        };
+        /**
+         * job_listing.deleted
+         * @description The body of a `job_listing.deleted` delivery, sent when a DRAFT listing is deleted. `data`: the job listing (its last state).
+         */
+        JobListingDeletedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "job_listing.deleted";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: components["schemas"]["JobListing"];
+        };
+        /**
+         * ping
+         * @description The body of a `ping` delivery, sent when POST /webhooks/{id}/test is called (sent to that subscription only). `data`: `{ subscriptionId }`.
+         */
+        PingEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "ping";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: {
+                /** Format: uuid */
+                subscriptionId: string;
+            };
+        };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The id of this request (the one given in X-Request-Id, else a new UUID); quote it when reporting a problem */
+        XRequestId: string;
+        /** @description What is left of the caller's per-minute allowance: `"per-key";r=<remaining>;t=<seconds until the window resets>` */
+        RateLimit: string;
+        /** @description The allowance: `"per-key";q=<requests>;w=<window seconds>` */
+        RateLimitPolicy: string;
+        /** @description Seconds to wait before trying again */
+        RetryAfter: string;
+        /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key (nothing ran again) */
+        IdempotentReplayed: "true";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2175,45 +2002,135 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "name": "Engineering",
+                     *         "description": "Example text",
+                     *         "subSectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Sector"][];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/sectors"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/sectors",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/sectors"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/sectors"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/sectors"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2231,45 +2148,134 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "name": "Engineering",
+                     *         "tagType": "SKILL"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Tag"][];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/tags"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/tags",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/tags"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/tags"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/tags"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2287,45 +2293,138 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "PositionType": [
+                     *         "FULL_TIME"
+                     *       ],
+                     *       "WorkPlaceType": [
+                     *         "REMOTE"
+                     *       ],
+                     *       "JobListingStatus": [
+                     *         "DRAFT"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Enums"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/enums"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/enums",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/enums"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/enums"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/enums"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2359,9 +2458,37 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "status": "DRAFT",
+                     *           "position": {
+                     *             "value": "Example text",
+                     *             "translated": false
+                     *           },
+                     *           "positionType": "FULL_TIME",
+                     *           "workPlaceType": "REMOTE",
+                     *           "createdAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["JobListingListItem"][];
                         pagination: {
@@ -2384,54 +2511,134 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2452,6 +2659,62 @@ export interface operations {
         /** @description Texts (position, jobDescription, benefits...) are plain strings in `language`. Unknown fields: 422. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "position": "Senior Backend Engineer (Node.js)",
+                 *       "positionType": "FULL_TIME",
+                 *       "workPlaceType": "HYBRID",
+                 *       "language": "en",
+                 *       "address": {
+                 *         "street": "Friedrichstraße 68",
+                 *         "city": "Berlin",
+                 *         "country": "DE",
+                 *         "postalCode": "10117"
+                 *       },
+                 *       "jobDescription": "You design, build and run the public API behind our hiring platform, together with a team of six.",
+                 *       "requirementsSummary": "Five years or more building HTTP APIs in TypeScript; PostgreSQL in production.",
+                 *       "skills": [
+                 *         {
+                 *           "value": "TypeScript",
+                 *           "type": "SOFTWARE",
+                 *           "expertType": "ADVANCED"
+                 *         },
+                 *         {
+                 *           "value": "German",
+                 *           "type": "LANGUAGE",
+                 *           "languageProficiency": "B2"
+                 *         }
+                 *       ],
+                 *       "currency": "EUR",
+                 *       "salaryBase": 72000,
+                 *       "isSalaryMax": true,
+                 *       "salaryMax": 86000,
+                 *       "salaryType": "GROSS",
+                 *       "paymentInterval": "YEARLY",
+                 *       "benefits": [
+                 *         "30 days of paid holiday",
+                 *         "Public transport ticket"
+                 *       ],
+                 *       "educationLevel": "BACHELOR",
+                 *       "yearsOfExperience": 5,
+                 *       "numberOfPositionsOpened": 2,
+                 *       "referenceNumber": "ENG-2026-014",
+                 *       "hiringProcessSteps": [
+                 *         {
+                 *           "stepName": "Phone screen",
+                 *           "description": "30 minutes with the hiring manager"
+                 *         },
+                 *         {
+                 *           "stepName": "Technical interview"
+                 *         }
+                 *       ],
+                 *       "jobListingRequirements": [
+                 *         {
+                 *           "requirementText": "Right to work in the EU"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description The position, as a plain string in `language` */
                     position: string;
@@ -2530,99 +2793,379 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2636,6 +3179,7 @@ export interface operations {
                 "accept-language"?: string;
             };
             path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
             };
             cookie?: never;
@@ -2649,90 +3193,349 @@ export interface operations {
                     "Content-Language"?: string;
                     /** @description Version of this representation (the listing in this language): send it as If-Match on PATCH */
                     ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2743,6 +3546,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
             };
             cookie?: never;
@@ -2752,6 +3556,9 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2759,108 +3566,260 @@ export interface operations {
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2876,6 +3835,7 @@ export interface operations {
                 "if-match"?: string;
             };
             path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
             };
             cookie?: never;
@@ -2883,6 +3843,17 @@ export interface operations {
         /** @description Merge patch: fields left out keep their value, null clears a field, arrays replace the whole list. Texts are plain strings in the listing's source language (use PUT .../translations/{lang} for other languages). The source language itself cannot change. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "position": "Staff Backend Engineer (Node.js)",
+                 *       "salaryMax": 95000,
+                 *       "benefits": [
+                 *         "30 days of paid holiday",
+                 *         "Public transport ticket",
+                 *         "Learning budget of 1,500 EUR a year"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     position?: string;
                     /** @enum {unknown} */
@@ -2960,126 +3931,433 @@ export interface operations {
                     "Content-Language"?: string;
                     /** @description Version of this representation (the listing in this language): send it as If-Match on PATCH */
                     ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description If-Match does not match the current ETag of the resource: it changed since it was read */
             412: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 412,
+                     *       "error": "PRECONDITION_FAILED",
+                     *       "message": "If-Match does not match the current ETag of the resource: it changed since it was read",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3095,6 +4373,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
             };
             cookie?: never;
@@ -3106,117 +4385,423 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3232,6 +4817,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
             };
             cookie?: never;
@@ -3243,117 +4829,423 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3369,6 +5261,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
             };
             cookie?: never;
@@ -3380,117 +5273,423 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3504,8 +5703,12 @@ export interface operations {
                 "accept-language"?: string;
             };
             path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
-                /** @description BCP 47 tag of the translation, e.g. de or pt-BR */
+                /**
+                 * @description BCP 47 tag of the translation, e.g. de or pt-BR
+                 * @example de
+                 */
                 lang: string;
             };
             cookie?: never;
@@ -3513,6 +5716,12 @@ export interface operations {
         /** @description A HUMAN translation of the listing's texts into {lang}. It replaces any earlier human translation into that language: texts left out have none afterwards. A text can only be translated if the listing has it. A human translation always wins over a machine (AI) one. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "position": "Senior Backend-Entwickler:in (Node.js)",
+                 *       "jobDescription": "Du entwirfst, baust und betreibst die öffentliche API unserer Recruiting-Plattform, in einem Team von sechs Leuten."
+                 *     }
+                 */
                 "application/json": {
                     position?: string;
                     jobDescription?: string;
@@ -3542,117 +5751,412 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3681,9 +6185,44 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "firstName": "Ada",
+                     *           "lastName": "Lovelace",
+                     *           "headline": "Analytical engine programmer",
+                     *           "email": "ada.lovelace@example.com",
+                     *           "phone": "+44 20 7946 0958",
+                     *           "location": "London, GB",
+                     *           "skills": [
+                     *             "Example text"
+                     *           ],
+                     *           "links": [
+                     *             "Example text"
+                     *           ],
+                     *           "source": "Example text",
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Candidate"][];
                         pagination: {
@@ -3706,54 +6245,134 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3764,6 +6383,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
                 id: string;
             };
             cookie?: never;
@@ -3775,90 +6395,239 @@ export interface operations {
                 headers: {
                     /** @description Version of this representation (changes whenever the answer would) */
                     ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "firstName": "Ada",
+                     *       "lastName": "Lovelace",
+                     *       "headline": "Analytical engine programmer",
+                     *       "email": "ada.lovelace@example.com",
+                     *       "phone": "+44 20 7946 0958",
+                     *       "location": "London, GB",
+                     *       "skills": [
+                     *         "Example text"
+                     *       ],
+                     *       "links": [
+                     *         "Example text"
+                     *       ],
+                     *       "source": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "applications": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "status": "ACTIVE",
+                     *           "source": "Example text",
+                     *           "appliedAt": "2026-03-02T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CandidateProfile"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3869,6 +6638,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
                 id: string;
             };
             cookie?: never;
@@ -3878,6 +6648,9 @@ export interface operations {
             /** @description Erased */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3885,99 +6658,239 @@ export interface operations {
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3995,6 +6908,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "candidates": [
+                 *         {
+                 *           "firstName": "Grace",
+                 *           "lastName": "Hopper",
+                 *           "email": "grace.hopper@example.com",
+                 *           "phone": "+1 212 555 0143",
+                 *           "headline": "Compiler engineer",
+                 *           "location": "New York, US",
+                 *           "skills": [
+                 *             "COBOL",
+                 *             "Compilers"
+                 *           ],
+                 *           "links": [
+                 *             "https://www.linkedin.com/in/grace-hopper-example"
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -4019,99 +6954,256 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created": 1,
+                     *       "updated": 1,
+                     *       "applicationsCreated": 1,
+                     *       "results": [
+                     *         {
+                     *           "index": 1,
+                     *           "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *           "email": "ada.lovelace@example.com",
+                     *           "result": "created",
+                     *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *           "applicationResult": "created"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CandidateImportResult"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4143,9 +7235,44 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobSeekerId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *           "status": "ACTIVE",
+                     *           "source": "EXTERNAL",
+                     *           "coverLetter": "Example text",
+                     *           "appliedAt": "2026-03-02T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *           "candidate": {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "firstName": "Ada",
+                     *             "lastName": "Lovelace",
+                     *             "headline": "Analytical engine programmer",
+                     *             "email": "ada.lovelace@example.com",
+                     *             "phone": "+44 20 7946 0958"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApplicationSummary"][];
                         pagination: {
@@ -4168,54 +7295,134 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4233,6 +7440,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "candidate": {
+                 *         "firstName": "Ada",
+                 *         "lastName": "Lovelace",
+                 *         "email": "ada.lovelace@example.com",
+                 *         "phone": "+44 20 7946 0958",
+                 *         "headline": "Analytical engine programmer"
+                 *       },
+                 *       "source": "CAREER_SITE",
+                 *       "coverLetter": "I would love to bring my experience with analytical engines to your backend team."
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -4263,99 +7484,397 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "jobSeekerId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "status": "ACTIVE",
+                     *       "source": "EXTERNAL",
+                     *       "coverLetter": "Example text",
+                     *       "appliedAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "candidate": {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "firstName": "Ada",
+                     *         "lastName": "Lovelace",
+                     *         "headline": "Analytical engine programmer",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "+44 20 7946 0958"
+                     *       },
+                     *       "jobListing": {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *         "status": "DRAFT",
+                     *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *         "position": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "positionType": "FULL_TIME",
+                     *         "workPlaceType": "REMOTE",
+                     *         "address": {
+                     *           "street": "Friedrichstraße 68",
+                     *           "city": "Berlin",
+                     *           "state": "Example text",
+                     *           "country": "DE",
+                     *           "postalCode": "10117",
+                     *           "latitude": 52.5163,
+                     *           "longitude": 13.3889
+                     *         },
+                     *         "isStartDate": true,
+                     *         "startDate": "2026-06-30",
+                     *         "jobDescription": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "requirementsSummary": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "personalQualitiesSummary": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "skills": [
+                     *           {
+                     *             "value": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             },
+                     *             "type": "SKILL",
+                     *             "expertType": "BEGINNER",
+                     *             "languageProficiency": "A1",
+                     *             "drivingClass": "AM"
+                     *           }
+                     *         ],
+                     *         "currency": "EUR",
+                     *         "salaryBase": 72000,
+                     *         "isSalaryMax": true,
+                     *         "salaryMax": 86000,
+                     *         "salaryType": "GROSS",
+                     *         "paymentInterval": "HOURLY",
+                     *         "salaryDescription": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "benefits": [
+                     *           {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         ],
+                     *         "educationLevel": "NONE",
+                     *         "fieldOfStudy": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "yearsOfExperience": 5,
+                     *         "availableForEveryCountry": true,
+                     *         "numberOfPositionsOpened": 2,
+                     *         "jobListingEndDate": "2026-06-30",
+                     *         "referenceNumber": "ENG-2026-014",
+                     *         "hiringProcessSteps": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "stepOrder": 1,
+                     *             "stepName": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             },
+                     *             "description": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "jobListingTags": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *           }
+                     *         ],
+                     *         "jobListingRequirements": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "requirementText": "Right to work in the EU"
+                     *           }
+                     *         ],
+                     *         "rejectionReason": "Example text",
+                     *         "createdAt": "2026-03-02T09:30:00.000Z",
+                     *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *         "closedAt": "2026-03-02T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Application"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4366,6 +7885,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a */
                 id: string;
             };
             cookie?: never;
@@ -4377,90 +7897,367 @@ export interface operations {
                 headers: {
                     /** @description Version of this representation (changes whenever the answer would) */
                     ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "jobSeekerId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "status": "ACTIVE",
+                     *       "source": "EXTERNAL",
+                     *       "coverLetter": "Example text",
+                     *       "appliedAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "candidate": {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "firstName": "Ada",
+                     *         "lastName": "Lovelace",
+                     *         "headline": "Analytical engine programmer",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "+44 20 7946 0958"
+                     *       },
+                     *       "jobListing": {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *         "status": "DRAFT",
+                     *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *         "position": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "positionType": "FULL_TIME",
+                     *         "workPlaceType": "REMOTE",
+                     *         "address": {
+                     *           "street": "Friedrichstraße 68",
+                     *           "city": "Berlin",
+                     *           "state": "Example text",
+                     *           "country": "DE",
+                     *           "postalCode": "10117",
+                     *           "latitude": 52.5163,
+                     *           "longitude": 13.3889
+                     *         },
+                     *         "isStartDate": true,
+                     *         "startDate": "2026-06-30",
+                     *         "jobDescription": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "requirementsSummary": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "personalQualitiesSummary": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "skills": [
+                     *           {
+                     *             "value": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             },
+                     *             "type": "SKILL",
+                     *             "expertType": "BEGINNER",
+                     *             "languageProficiency": "A1",
+                     *             "drivingClass": "AM"
+                     *           }
+                     *         ],
+                     *         "currency": "EUR",
+                     *         "salaryBase": 72000,
+                     *         "isSalaryMax": true,
+                     *         "salaryMax": 86000,
+                     *         "salaryType": "GROSS",
+                     *         "paymentInterval": "HOURLY",
+                     *         "salaryDescription": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "benefits": [
+                     *           {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         ],
+                     *         "educationLevel": "NONE",
+                     *         "fieldOfStudy": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "yearsOfExperience": 5,
+                     *         "availableForEveryCountry": true,
+                     *         "numberOfPositionsOpened": 2,
+                     *         "jobListingEndDate": "2026-06-30",
+                     *         "referenceNumber": "ENG-2026-014",
+                     *         "hiringProcessSteps": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "stepOrder": 1,
+                     *             "stepName": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             },
+                     *             "description": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "jobListingTags": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *           }
+                     *         ],
+                     *         "jobListingRequirements": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "requirementText": "Right to work in the EU"
+                     *           }
+                     *         ],
+                     *         "rejectionReason": "Example text",
+                     *         "createdAt": "2026-03-02T09:30:00.000Z",
+                     *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *         "closedAt": "2026-03-02T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Application"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4471,12 +8268,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "IN_REVIEW",
+                 *       "reason": "Strong API background",
+                 *       "expectedStatus": "ACTIVE"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Pipeline stage: ACTIVE, IN_REVIEW, INTERVIEW, OFFER, HIRED, REJECTED, WITHDRAWN. ACTIVE is a new application.
@@ -4497,117 +8302,430 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "jobSeekerId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "status": "ACTIVE",
+                     *       "source": "EXTERNAL",
+                     *       "coverLetter": "Example text",
+                     *       "appliedAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "candidate": {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "firstName": "Ada",
+                     *         "lastName": "Lovelace",
+                     *         "headline": "Analytical engine programmer",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "+44 20 7946 0958"
+                     *       },
+                     *       "jobListing": {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *         "status": "DRAFT",
+                     *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *         "position": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "positionType": "FULL_TIME",
+                     *         "workPlaceType": "REMOTE",
+                     *         "address": {
+                     *           "street": "Friedrichstraße 68",
+                     *           "city": "Berlin",
+                     *           "state": "Example text",
+                     *           "country": "DE",
+                     *           "postalCode": "10117",
+                     *           "latitude": 52.5163,
+                     *           "longitude": 13.3889
+                     *         },
+                     *         "isStartDate": true,
+                     *         "startDate": "2026-06-30",
+                     *         "jobDescription": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "requirementsSummary": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "personalQualitiesSummary": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "skills": [
+                     *           {
+                     *             "value": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             },
+                     *             "type": "SKILL",
+                     *             "expertType": "BEGINNER",
+                     *             "languageProficiency": "A1",
+                     *             "drivingClass": "AM"
+                     *           }
+                     *         ],
+                     *         "currency": "EUR",
+                     *         "salaryBase": 72000,
+                     *         "isSalaryMax": true,
+                     *         "salaryMax": 86000,
+                     *         "salaryType": "GROSS",
+                     *         "paymentInterval": "HOURLY",
+                     *         "salaryDescription": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "benefits": [
+                     *           {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         ],
+                     *         "educationLevel": "NONE",
+                     *         "fieldOfStudy": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "yearsOfExperience": 5,
+                     *         "availableForEveryCountry": true,
+                     *         "numberOfPositionsOpened": 2,
+                     *         "jobListingEndDate": "2026-06-30",
+                     *         "referenceNumber": "ENG-2026-014",
+                     *         "hiringProcessSteps": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "stepOrder": 1,
+                     *             "stepName": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             },
+                     *             "description": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "jobListingTags": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *           }
+                     *         ],
+                     *         "jobListingRequirements": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "requirementText": "Right to work in the EU"
+                     *           }
+                     *         ],
+                     *         "rejectionReason": "Example text",
+                     *         "createdAt": "2026-03-02T09:30:00.000Z",
+                     *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *         "closedAt": "2026-03-02T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Application"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4625,6 +8743,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a */
                 id: string;
             };
             cookie?: never;
@@ -4634,9 +8753,35 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *           "fromStatus": "ACTIVE",
+                     *           "toStatus": "ACTIVE",
+                     *           "reason": "Strong API background",
+                     *           "changedByApiKeyId": "a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "changedAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApplicationStatusChange"][];
                         pagination: {
@@ -4659,81 +8804,197 @@ export interface operations {
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4758,63 +9019,188 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "generatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "filters": {
+                     *         "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "from": "2026-06-30",
+                     *         "to": "2026-06-30"
+                     *       },
+                     *       "jobListingsByStatus": {
+                     *         "DRAFT": 1,
+                     *         "ACTIVE": 1,
+                     *         "UNDER_REVIEW": 1,
+                     *         "CLOSED": 1,
+                     *         "ARCHIVED": 1
+                     *       },
+                     *       "totalApplications": 1,
+                     *       "applicationsByStage": {
+                     *         "ACTIVE": 1,
+                     *         "IN_REVIEW": 1,
+                     *         "INTERVIEW": 1,
+                     *         "OFFER": 1,
+                     *         "HIRED": 1,
+                     *         "REJECTED": 1,
+                     *         "WITHDRAWN": 1
+                     *       },
+                     *       "applicationsPerDay": [
+                     *         {
+                     *           "date": "2026-06-30",
+                     *           "count": 1
+                     *         }
+                     *       ],
+                     *       "funnel": [
+                     *         {
+                     *           "stage": "ACTIVE",
+                     *           "count": 1,
+                     *           "conversionRate": 1.5
+                     *         }
+                     *       ],
+                     *       "hires": 1,
+                     *       "medianDaysToHire": 1.5
+                     *     }
+                     */
                     "application/json": components["schemas"]["AnalyticsOverview"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/overview"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/overview"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/overview",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/overview"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/overview"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/overview"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4839,9 +9225,38 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *           "url": "https://hooks.example.com/recruiting",
+                     *           "events": [
+                     *             "Example text"
+                     *           ],
+                     *           "active": true,
+                     *           "disabledReason": "ENDPOINT_GONE",
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookSubscription"][];
                         pagination: {
@@ -4864,54 +9279,134 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4929,6 +9424,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/recruiting",
+                 *       "events": [
+                 *         "application.created",
+                 *         "application.status_changed"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Where events are POSTed. Must be https, and its host must resolve to a public internet address: private, loopback, link-local and reserved addresses are refused here and again when connecting. */
                     url: string;
@@ -4941,99 +9445,254 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "url": "https://hooks.example.com/recruiting",
+                     *       "events": [
+                     *         "Example text"
+                     *       ],
+                     *       "active": true,
+                     *       "disabledReason": "ENDPOINT_GONE",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSubscriptionWithSecret"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5044,6 +9703,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b */
                 id: string;
             };
             cookie?: never;
@@ -5055,90 +9715,223 @@ export interface operations {
                 headers: {
                     /** @description Version of this representation (changes whenever the answer would) */
                     ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "url": "https://hooks.example.com/recruiting",
+                     *       "events": [
+                     *         "Example text"
+                     *       ],
+                     *       "active": true,
+                     *       "disabledReason": "ENDPOINT_GONE",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5149,6 +9942,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b */
                 id: string;
             };
             cookie?: never;
@@ -5158,6 +9952,9 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5165,99 +9962,239 @@ export interface operations {
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5268,12 +10205,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "application.created",
+                 *         "job_listing.published"
+                 *       ],
+                 *       "active": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description Where events are POSTed. Must be https, and its host must resolve to a public internet address: private, loopback, link-local and reserved addresses are refused here and again when connecting. */
                     url?: string;
@@ -5288,108 +10235,265 @@ export interface operations {
             /** @description A webhook subscription. The signing secret is never shown here. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "url": "https://hooks.example.com/recruiting",
+                     *       "events": [
+                     *         "Example text"
+                     *       ],
+                     *       "active": true,
+                     *       "disabledReason": "ENDPOINT_GONE",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5403,6 +10507,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b */
                 id: string;
             };
             cookie?: never;
@@ -5412,117 +10517,298 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "url": "https://hooks.example.com/recruiting",
+                     *       "events": [
+                     *         "Example text"
+                     *       ],
+                     *       "active": true,
+                     *       "disabledReason": "ENDPOINT_GONE",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSubscriptionWithSecret"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5536,6 +10822,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b */
                 id: string;
             };
             cookie?: never;
@@ -5545,126 +10832,310 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "body": "Example text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookTestResult"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description WEBHOOK_UNREACHABLE: no HTTP answer came (connection refused, timeout, TLS failure, address not allowed); the message names the kind of failure */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 502,
+                     *       "error": "WEBHOOK_UNREACHABLE",
+                     *       "message": "Error",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5684,6 +11155,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b */
                 id: string;
             };
             cookie?: never;
@@ -5693,9 +11165,48 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "subscriptionId": "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
+                     *           "eventId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *           "eventType": "Example text",
+                     *           "status": "PENDING",
+                     *           "attemptCount": 1,
+                     *           "nextAttemptAt": "2026-03-02T09:30:00.000Z",
+                     *           "payload": "Example text",
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *           "attempts": [
+                     *             {
+                     *               "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *               "attemptedAt": "2026-03-02T09:30:00.000Z",
+                     *               "statusCode": 1,
+                     *               "durationMs": 1,
+                     *               "error": "Example text",
+                     *               "responseBody": "Example text"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         pagination: {
@@ -5718,81 +11229,197 @@ export interface operations {
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5806,7 +11433,9 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b */
                 id: string;
+                /** @example d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a */
                 deliveryId: string;
             };
             cookie?: never;
@@ -5816,117 +11445,307 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "subscriptionId": "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
+                     *       "eventId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "eventType": "Example text",
+                     *       "status": "PENDING",
+                     *       "attemptCount": 1,
+                     *       "nextAttemptAt": "2026-03-02T09:30:00.000Z",
+                     *       "payload": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "attempts": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "attemptedAt": "2026-03-02T09:30:00.000Z",
+                     *           "statusCode": 1,
+                     *           "durationMs": 1,
+                     *           "error": "Example text",
+                     *           "responseBody": "Example text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5955,9 +11774,33 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "type": "job_listing.published",
+                     *           "timestamp": "2026-03-02T09:30:00.000Z",
+                     *           "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *           "data": {}
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["FeedEvent"][];
                         pagination: {
@@ -5980,54 +11823,134 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6038,6 +11961,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
                 id: string;
             };
             cookie?: never;
@@ -6047,90 +11971,270 @@ export interface operations {
             /** @description Everything the service stores about one candidate */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "exportedAt": "2026-03-02T09:30:00.000Z",
+                     *       "candidate": {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "firstName": "Ada",
+                     *         "lastName": "Lovelace",
+                     *         "headline": "Analytical engine programmer",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "+44 20 7946 0958",
+                     *         "location": "London, GB",
+                     *         "skills": [
+                     *           "Example text"
+                     *         ],
+                     *         "links": [
+                     *           "Example text"
+                     *         ],
+                     *         "source": "Example text",
+                     *         "createdAt": "2026-03-02T09:30:00.000Z",
+                     *         "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *       },
+                     *       "applications": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "status": "Example text",
+                     *           "source": "Example text",
+                     *           "coverLetter": "Example text",
+                     *           "appliedAt": "2026-03-02T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *           "history": [
+                     *             {
+                     *               "fromStatus": "Example text",
+                     *               "toStatus": "Example text",
+                     *               "reason": "Strong API background",
+                     *               "changedAt": "2026-03-02T09:30:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "events": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "type": "job_listing.published",
+                     *           "timestamp": "2026-03-02T09:30:00.000Z",
+                     *           "data": {}
+                     *         }
+                     *       ],
+                     *       "webhookDeliveries": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "subscriptionId": "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
+                     *           "eventId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *           "eventType": "Example text",
+                     *           "status": "Example text",
+                     *           "attemptCount": 1,
+                     *           "createdAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CandidateExport"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6148,45 +12252,164 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "keyPrefix": "Example text",
+                     *           "label": "ATS sync",
+                     *           "scopes": [
+                     *             "Example text"
+                     *           ],
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *           "active": true,
+                     *           "lastUsedAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6204,6 +12427,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "ATS sync",
+                 *       "scopes": [
+                 *         "jobs:read",
+                 *         "applications:read"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     label: string;
                     /** @description At least one scope */
@@ -6220,99 +12452,254 @@ export interface operations {
             /** @description A new API key, with the full key shown this once. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "keyPrefix": "Example text",
+                     *       "label": "ATS sync",
+                     *       "scopes": [
+                     *         "Example text"
+                     *       ],
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "active": true,
+                     *       "lastUsedAt": "2026-03-02T09:30:00.000Z",
+                     *       "rawKey": "Example text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKeyCreated"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6323,6 +12710,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d */
                 id: string;
             };
             cookie?: never;
@@ -6332,6 +12720,9 @@ export interface operations {
             /** @description Revoked */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6339,99 +12730,239 @@ export interface operations {
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6442,12 +12973,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "ATS sync (production)"
+                 *     }
+                 */
                 "application/json": {
                     label?: string;
                     /** @description Not allowed: scopes are immutable (422). Revoke the key and create a new one instead. */
@@ -6459,108 +12996,265 @@ export interface operations {
             /** @description An API key. The key itself (rawKey) is never shown here: only once, when it is created. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "keyPrefix": "Example text",
+                     *       "label": "ATS sync",
+                     *       "scopes": [
+                     *         "Example text"
+                     *       ],
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "active": true,
+                     *       "lastUsedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6585,9 +13279,34 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "userId": "f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c",
+                     *           "email": "ada.lovelace@example.com",
+                     *           "name": "Engineering",
+                     *           "picture": "https://hooks.example.com/recruiting",
+                     *           "role": "ADMIN",
+                     *           "joinedAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Member"][];
                         pagination: {
@@ -6610,45 +13329,134 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6659,6 +13467,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c */
                 userId: string;
             };
             cookie?: never;
@@ -6668,6 +13477,9 @@ export interface operations {
             /** @description Removed */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6675,108 +13487,260 @@ export interface operations {
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6801,9 +13765,34 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "email": "ada.lovelace@example.com",
+                     *           "role": "ADMIN",
+                     *           "invitedBy": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "expiresAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invitation"][];
                         pagination: {
@@ -6826,45 +13815,134 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6882,6 +13960,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "linus.recruiter@example.com",
+                 *       "role": "MEMBER"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Address the person will sign in with */
                     email: string;
@@ -6894,99 +13978,249 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "email": "ada.lovelace@example.com",
+                     *       "role": "ADMIN",
+                     *       "invitedBy": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6997,6 +14231,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e */
                 id: string;
             };
             cookie?: never;
@@ -7006,6 +14241,9 @@ export interface operations {
             /** @description Cancelled */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7013,101 +14251,1625 @@ export interface operations {
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
+            };
+        };
+    };
+    onApplicationCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "application.created",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "application": {
+                 *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *           "jobSeekerId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                 *           "status": "ACTIVE",
+                 *           "source": "EXTERNAL",
+                 *           "coverLetter": "Example text",
+                 *           "appliedAt": "2026-03-02T09:30:00.000Z",
+                 *           "updatedAt": "2026-03-02T09:30:00.000Z",
+                 *           "candidate": {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "firstName": "Ada",
+                 *             "lastName": "Lovelace",
+                 *             "headline": "Analytical engine programmer",
+                 *             "email": "ada.lovelace@example.com",
+                 *             "phone": "+44 20 7946 0958"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApplicationCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onApplicationStatusChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "application.status_changed",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "application": {
+                 *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *           "jobSeekerId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                 *           "status": "ACTIVE",
+                 *           "source": "EXTERNAL",
+                 *           "coverLetter": "Example text",
+                 *           "appliedAt": "2026-03-02T09:30:00.000Z",
+                 *           "updatedAt": "2026-03-02T09:30:00.000Z",
+                 *           "candidate": {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "firstName": "Ada",
+                 *             "lastName": "Lovelace",
+                 *             "headline": "Analytical engine programmer",
+                 *             "email": "ada.lovelace@example.com",
+                 *             "phone": "+44 20 7946 0958"
+                 *           }
+                 *         },
+                 *         "previousStatus": "ACTIVE",
+                 *         "newStatus": "ACTIVE",
+                 *         "reason": "Strong API background"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApplicationStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCandidateCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "candidate.created",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "candidate": {
+                 *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *           "firstName": "Ada",
+                 *           "lastName": "Lovelace",
+                 *           "headline": "Analytical engine programmer",
+                 *           "email": "ada.lovelace@example.com",
+                 *           "phone": "+44 20 7946 0958",
+                 *           "location": "London, GB",
+                 *           "skills": [
+                 *             "Example text"
+                 *           ],
+                 *           "links": [
+                 *             "Example text"
+                 *           ],
+                 *           "source": "Example text",
+                 *           "createdAt": "2026-03-02T09:30:00.000Z",
+                 *           "updatedAt": "2026-03-02T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CandidateCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCandidateErasedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "candidate.erased",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                 *         "applicationIds": [
+                 *           "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CandidateErasedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onJobListingCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "job_listing.created",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *         "status": "DRAFT",
+                 *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                 *         "position": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "positionType": "FULL_TIME",
+                 *         "workPlaceType": "REMOTE",
+                 *         "address": {
+                 *           "street": "Friedrichstraße 68",
+                 *           "city": "Berlin",
+                 *           "state": "Example text",
+                 *           "country": "DE",
+                 *           "postalCode": "10117",
+                 *           "latitude": 52.5163,
+                 *           "longitude": 13.3889
+                 *         },
+                 *         "isStartDate": true,
+                 *         "startDate": "2026-06-30",
+                 *         "jobDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "requirementsSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "personalQualitiesSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "skills": [
+                 *           {
+                 *             "value": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "type": "SKILL",
+                 *             "expertType": "BEGINNER",
+                 *             "languageProficiency": "A1",
+                 *             "drivingClass": "AM"
+                 *           }
+                 *         ],
+                 *         "currency": "EUR",
+                 *         "salaryBase": 72000,
+                 *         "isSalaryMax": true,
+                 *         "salaryMax": 86000,
+                 *         "salaryType": "GROSS",
+                 *         "paymentInterval": "HOURLY",
+                 *         "salaryDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "benefits": [
+                 *           {
+                 *             "value": "Example text",
+                 *             "original": "Example text",
+                 *             "sourceLanguage": "en",
+                 *             "translated": false,
+                 *             "translationType": "HUMAN"
+                 *           }
+                 *         ],
+                 *         "educationLevel": "NONE",
+                 *         "fieldOfStudy": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "yearsOfExperience": 5,
+                 *         "availableForEveryCountry": true,
+                 *         "numberOfPositionsOpened": 2,
+                 *         "jobListingEndDate": "2026-06-30",
+                 *         "referenceNumber": "ENG-2026-014",
+                 *         "hiringProcessSteps": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "stepOrder": 1,
+                 *             "stepName": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "description": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             }
+                 *           }
+                 *         ],
+                 *         "jobListingTags": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                 *           }
+                 *         ],
+                 *         "jobListingRequirements": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "requirementText": "Right to work in the EU"
+                 *           }
+                 *         ],
+                 *         "rejectionReason": "Example text",
+                 *         "createdAt": "2026-03-02T09:30:00.000Z",
+                 *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                 *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                 *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                 *         "closedAt": "2026-03-02T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["JobListingCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onJobListingUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "job_listing.updated",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *         "status": "DRAFT",
+                 *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                 *         "position": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "positionType": "FULL_TIME",
+                 *         "workPlaceType": "REMOTE",
+                 *         "address": {
+                 *           "street": "Friedrichstraße 68",
+                 *           "city": "Berlin",
+                 *           "state": "Example text",
+                 *           "country": "DE",
+                 *           "postalCode": "10117",
+                 *           "latitude": 52.5163,
+                 *           "longitude": 13.3889
+                 *         },
+                 *         "isStartDate": true,
+                 *         "startDate": "2026-06-30",
+                 *         "jobDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "requirementsSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "personalQualitiesSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "skills": [
+                 *           {
+                 *             "value": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "type": "SKILL",
+                 *             "expertType": "BEGINNER",
+                 *             "languageProficiency": "A1",
+                 *             "drivingClass": "AM"
+                 *           }
+                 *         ],
+                 *         "currency": "EUR",
+                 *         "salaryBase": 72000,
+                 *         "isSalaryMax": true,
+                 *         "salaryMax": 86000,
+                 *         "salaryType": "GROSS",
+                 *         "paymentInterval": "HOURLY",
+                 *         "salaryDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "benefits": [
+                 *           {
+                 *             "value": "Example text",
+                 *             "original": "Example text",
+                 *             "sourceLanguage": "en",
+                 *             "translated": false,
+                 *             "translationType": "HUMAN"
+                 *           }
+                 *         ],
+                 *         "educationLevel": "NONE",
+                 *         "fieldOfStudy": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "yearsOfExperience": 5,
+                 *         "availableForEveryCountry": true,
+                 *         "numberOfPositionsOpened": 2,
+                 *         "jobListingEndDate": "2026-06-30",
+                 *         "referenceNumber": "ENG-2026-014",
+                 *         "hiringProcessSteps": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "stepOrder": 1,
+                 *             "stepName": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "description": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             }
+                 *           }
+                 *         ],
+                 *         "jobListingTags": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                 *           }
+                 *         ],
+                 *         "jobListingRequirements": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "requirementText": "Right to work in the EU"
+                 *           }
+                 *         ],
+                 *         "rejectionReason": "Example text",
+                 *         "createdAt": "2026-03-02T09:30:00.000Z",
+                 *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                 *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                 *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                 *         "closedAt": "2026-03-02T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["JobListingUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onJobListingPublishedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "job_listing.published",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *         "status": "DRAFT",
+                 *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                 *         "position": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "positionType": "FULL_TIME",
+                 *         "workPlaceType": "REMOTE",
+                 *         "address": {
+                 *           "street": "Friedrichstraße 68",
+                 *           "city": "Berlin",
+                 *           "state": "Example text",
+                 *           "country": "DE",
+                 *           "postalCode": "10117",
+                 *           "latitude": 52.5163,
+                 *           "longitude": 13.3889
+                 *         },
+                 *         "isStartDate": true,
+                 *         "startDate": "2026-06-30",
+                 *         "jobDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "requirementsSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "personalQualitiesSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "skills": [
+                 *           {
+                 *             "value": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "type": "SKILL",
+                 *             "expertType": "BEGINNER",
+                 *             "languageProficiency": "A1",
+                 *             "drivingClass": "AM"
+                 *           }
+                 *         ],
+                 *         "currency": "EUR",
+                 *         "salaryBase": 72000,
+                 *         "isSalaryMax": true,
+                 *         "salaryMax": 86000,
+                 *         "salaryType": "GROSS",
+                 *         "paymentInterval": "HOURLY",
+                 *         "salaryDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "benefits": [
+                 *           {
+                 *             "value": "Example text",
+                 *             "original": "Example text",
+                 *             "sourceLanguage": "en",
+                 *             "translated": false,
+                 *             "translationType": "HUMAN"
+                 *           }
+                 *         ],
+                 *         "educationLevel": "NONE",
+                 *         "fieldOfStudy": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "yearsOfExperience": 5,
+                 *         "availableForEveryCountry": true,
+                 *         "numberOfPositionsOpened": 2,
+                 *         "jobListingEndDate": "2026-06-30",
+                 *         "referenceNumber": "ENG-2026-014",
+                 *         "hiringProcessSteps": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "stepOrder": 1,
+                 *             "stepName": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "description": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             }
+                 *           }
+                 *         ],
+                 *         "jobListingTags": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                 *           }
+                 *         ],
+                 *         "jobListingRequirements": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "requirementText": "Right to work in the EU"
+                 *           }
+                 *         ],
+                 *         "rejectionReason": "Example text",
+                 *         "createdAt": "2026-03-02T09:30:00.000Z",
+                 *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                 *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                 *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                 *         "closedAt": "2026-03-02T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["JobListingPublishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onJobListingClosedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "job_listing.closed",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *         "status": "DRAFT",
+                 *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                 *         "position": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "positionType": "FULL_TIME",
+                 *         "workPlaceType": "REMOTE",
+                 *         "address": {
+                 *           "street": "Friedrichstraße 68",
+                 *           "city": "Berlin",
+                 *           "state": "Example text",
+                 *           "country": "DE",
+                 *           "postalCode": "10117",
+                 *           "latitude": 52.5163,
+                 *           "longitude": 13.3889
+                 *         },
+                 *         "isStartDate": true,
+                 *         "startDate": "2026-06-30",
+                 *         "jobDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "requirementsSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "personalQualitiesSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "skills": [
+                 *           {
+                 *             "value": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "type": "SKILL",
+                 *             "expertType": "BEGINNER",
+                 *             "languageProficiency": "A1",
+                 *             "drivingClass": "AM"
+                 *           }
+                 *         ],
+                 *         "currency": "EUR",
+                 *         "salaryBase": 72000,
+                 *         "isSalaryMax": true,
+                 *         "salaryMax": 86000,
+                 *         "salaryType": "GROSS",
+                 *         "paymentInterval": "HOURLY",
+                 *         "salaryDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "benefits": [
+                 *           {
+                 *             "value": "Example text",
+                 *             "original": "Example text",
+                 *             "sourceLanguage": "en",
+                 *             "translated": false,
+                 *             "translationType": "HUMAN"
+                 *           }
+                 *         ],
+                 *         "educationLevel": "NONE",
+                 *         "fieldOfStudy": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "yearsOfExperience": 5,
+                 *         "availableForEveryCountry": true,
+                 *         "numberOfPositionsOpened": 2,
+                 *         "jobListingEndDate": "2026-06-30",
+                 *         "referenceNumber": "ENG-2026-014",
+                 *         "hiringProcessSteps": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "stepOrder": 1,
+                 *             "stepName": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "description": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             }
+                 *           }
+                 *         ],
+                 *         "jobListingTags": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                 *           }
+                 *         ],
+                 *         "jobListingRequirements": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "requirementText": "Right to work in the EU"
+                 *           }
+                 *         ],
+                 *         "rejectionReason": "Example text",
+                 *         "createdAt": "2026-03-02T09:30:00.000Z",
+                 *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                 *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                 *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                 *         "closedAt": "2026-03-02T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["JobListingClosedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onJobListingArchivedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "job_listing.archived",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *         "status": "DRAFT",
+                 *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                 *         "position": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "positionType": "FULL_TIME",
+                 *         "workPlaceType": "REMOTE",
+                 *         "address": {
+                 *           "street": "Friedrichstraße 68",
+                 *           "city": "Berlin",
+                 *           "state": "Example text",
+                 *           "country": "DE",
+                 *           "postalCode": "10117",
+                 *           "latitude": 52.5163,
+                 *           "longitude": 13.3889
+                 *         },
+                 *         "isStartDate": true,
+                 *         "startDate": "2026-06-30",
+                 *         "jobDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "requirementsSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "personalQualitiesSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "skills": [
+                 *           {
+                 *             "value": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "type": "SKILL",
+                 *             "expertType": "BEGINNER",
+                 *             "languageProficiency": "A1",
+                 *             "drivingClass": "AM"
+                 *           }
+                 *         ],
+                 *         "currency": "EUR",
+                 *         "salaryBase": 72000,
+                 *         "isSalaryMax": true,
+                 *         "salaryMax": 86000,
+                 *         "salaryType": "GROSS",
+                 *         "paymentInterval": "HOURLY",
+                 *         "salaryDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "benefits": [
+                 *           {
+                 *             "value": "Example text",
+                 *             "original": "Example text",
+                 *             "sourceLanguage": "en",
+                 *             "translated": false,
+                 *             "translationType": "HUMAN"
+                 *           }
+                 *         ],
+                 *         "educationLevel": "NONE",
+                 *         "fieldOfStudy": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "yearsOfExperience": 5,
+                 *         "availableForEveryCountry": true,
+                 *         "numberOfPositionsOpened": 2,
+                 *         "jobListingEndDate": "2026-06-30",
+                 *         "referenceNumber": "ENG-2026-014",
+                 *         "hiringProcessSteps": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "stepOrder": 1,
+                 *             "stepName": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "description": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             }
+                 *           }
+                 *         ],
+                 *         "jobListingTags": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                 *           }
+                 *         ],
+                 *         "jobListingRequirements": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "requirementText": "Right to work in the EU"
+                 *           }
+                 *         ],
+                 *         "rejectionReason": "Example text",
+                 *         "createdAt": "2026-03-02T09:30:00.000Z",
+                 *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                 *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                 *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                 *         "closedAt": "2026-03-02T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["JobListingArchivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onJobListingDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "job_listing.deleted",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *         "status": "DRAFT",
+                 *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                 *         "position": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "positionType": "FULL_TIME",
+                 *         "workPlaceType": "REMOTE",
+                 *         "address": {
+                 *           "street": "Friedrichstraße 68",
+                 *           "city": "Berlin",
+                 *           "state": "Example text",
+                 *           "country": "DE",
+                 *           "postalCode": "10117",
+                 *           "latitude": 52.5163,
+                 *           "longitude": 13.3889
+                 *         },
+                 *         "isStartDate": true,
+                 *         "startDate": "2026-06-30",
+                 *         "jobDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "requirementsSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "personalQualitiesSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "skills": [
+                 *           {
+                 *             "value": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "type": "SKILL",
+                 *             "expertType": "BEGINNER",
+                 *             "languageProficiency": "A1",
+                 *             "drivingClass": "AM"
+                 *           }
+                 *         ],
+                 *         "currency": "EUR",
+                 *         "salaryBase": 72000,
+                 *         "isSalaryMax": true,
+                 *         "salaryMax": 86000,
+                 *         "salaryType": "GROSS",
+                 *         "paymentInterval": "HOURLY",
+                 *         "salaryDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "benefits": [
+                 *           {
+                 *             "value": "Example text",
+                 *             "original": "Example text",
+                 *             "sourceLanguage": "en",
+                 *             "translated": false,
+                 *             "translationType": "HUMAN"
+                 *           }
+                 *         ],
+                 *         "educationLevel": "NONE",
+                 *         "fieldOfStudy": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "yearsOfExperience": 5,
+                 *         "availableForEveryCountry": true,
+                 *         "numberOfPositionsOpened": 2,
+                 *         "jobListingEndDate": "2026-06-30",
+                 *         "referenceNumber": "ENG-2026-014",
+                 *         "hiringProcessSteps": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "stepOrder": 1,
+                 *             "stepName": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "description": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             }
+                 *           }
+                 *         ],
+                 *         "jobListingTags": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                 *           }
+                 *         ],
+                 *         "jobListingRequirements": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "requirementText": "Right to work in the EU"
+                 *           }
+                 *         ],
+                 *         "rejectionReason": "Example text",
+                 *         "createdAt": "2026-03-02T09:30:00.000Z",
+                 *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                 *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                 *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                 *         "closedAt": "2026-03-02T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["JobListingDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPingEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "ping",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "subscriptionId": "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

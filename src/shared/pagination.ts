@@ -172,11 +172,6 @@ export function endPage<R>(
   return { rows: page, nextCursor, resumeCursor: cursorAfterLast ?? position.cursor ?? null };
 }
 
-/** Offset and limit of a plain page (lists that fetch exactly one page). */
-export function limitOffset(request: PageRequest): { limit: number; offset: number } {
-  return { limit: request.size, offset: request.page * request.size };
-}
-
 export function toPage<T>(
   data: T[],
   totalElements: number,

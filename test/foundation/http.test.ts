@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppInstance } from '../../src/http/app-instance.ts';
 import { principalOf } from '../../src/http/auth.ts';
 import { PageQuery, Paginated } from '../../src/http/pagination.ts';
-import { limitOffset, toPage } from '../../src/shared/pagination.ts';
+import { toPage } from '../../src/shared/pagination.ts';
 import { listApiKeys } from '../../src/modules/api-keys/service.ts';
 import { apiKeys } from '../../src/modules/api-keys/tables.ts';
 import { expectErrorEnvelope } from '../helpers/envelope.ts';
@@ -45,7 +45,8 @@ function testRoutes(app: AppInstance): void {
     async (request) => {
       const { companyId } = principalOf(request);
       const { db } = app.ctx;
-      const { limit, offset } = limitOffset(request.query);
+      const limit = request.query.size;
+      const offset = request.query.page * request.query.size;
       const rows = await db
         .select({ id: apiKeys.id, createdAt: apiKeys.createdAt })
         .from(apiKeys)

@@ -77,21 +77,26 @@ async function moveJobListing(
   return presentJobListing(ctx, await reload(ctx.db, companyId, id), options);
 }
 
+type Move = Parameters<typeof moveJobListing>[4];
+
 /** UNDER_REVIEW -> ACTIVE: a company admin approves (the dashboard exposes it). */
-export async function approveJobListing(
-  ctx: ServiceContext,
-  companyId: string,
-  id: string,
-  options: LanguageOptions = {},
-): Promise<PresentedJobListing> {
-  return moveJobListing(ctx, companyId, id, 'approve', {
-    event: 'job_listing.published',
-    patch(listing, now) {
-      assertEndDateAhead(listing, now);
-      return activation(listing, now);
-    },
-  }, options);
-}
+const APPROVE: Move = {
+  event: 'job_listing.published',
+  patch(listing, now) {
+    assertEndDateAhead(listing, now);
+    return activation(listing, now);
+  },
+};
+/** ACTIVE or UNDER_REVIEW -> CLOSED. */
+const CLOSE: Move = { event: 'job_listing.closed', patch: (_listing, now) => ({ status: 'CLOSED', closedAt: now }) };
+/** Any status but ARCHIVED -> ARCHIVED; the listing is read-only afterwards. */
+const ARCHIVE: Move = { event: 'job_listing.archived', patch: () => ({ status: 'ARCHIVED' }) };
+
+type MoveCommand = (ctx: ServiceContext, companyId: string, id: string, options?: LanguageOptions) => Promise<PresentedJobListing>;
+
+export const approveJobListing: MoveCommand = (ctx, companyId, id, options = {}) => moveJobListing(ctx, companyId, id, 'approve', APPROVE, options);
+export const closeJobListing: MoveCommand = (ctx, companyId, id, options = {}) => moveJobListing(ctx, companyId, id, 'close', CLOSE, options);
+export const archiveJobListing: MoveCommand = (ctx, companyId, id, options = {}) => moveJobListing(ctx, companyId, id, 'archive', ARCHIVE, options);
 
 /** UNDER_REVIEW -> DRAFT with the reviewer's reason, shown on the listing until the next publish. */
 export async function rejectJobListing(
@@ -103,36 +108,7 @@ export async function rejectJobListing(
 ): Promise<PresentedJobListing> {
   const trimmed = typeof reason === 'string' ? reason.trim() : '';
   if (trimmed.length < 1 || trimmed.length > 2000) throw ValidationError.field('reason', 'must be 1 to 2000 characters');
-  return moveJobListing(ctx, companyId, id, 'reject', {
-    event: 'job_listing.updated',
-    patch: () => ({ status: 'DRAFT', rejectionReason: trimmed }),
-  }, options);
-}
-
-/** ACTIVE or UNDER_REVIEW -> CLOSED. */
-export async function closeJobListing(
-  ctx: ServiceContext,
-  companyId: string,
-  id: string,
-  options: LanguageOptions = {},
-): Promise<PresentedJobListing> {
-  return moveJobListing(ctx, companyId, id, 'close', {
-    event: 'job_listing.closed',
-    patch: (_listing, now) => ({ status: 'CLOSED', closedAt: now }),
-  }, options);
-}
-
-/** Any status but ARCHIVED -> ARCHIVED; the listing is read-only afterwards. */
-export async function archiveJobListing(
-  ctx: ServiceContext,
-  companyId: string,
-  id: string,
-  options: LanguageOptions = {},
-): Promise<PresentedJobListing> {
-  return moveJobListing(ctx, companyId, id, 'archive', {
-    event: 'job_listing.archived',
-    patch: () => ({ status: 'ARCHIVED' }),
-  }, options);
+  return moveJobListing(ctx, companyId, id, 'reject', { event: 'job_listing.updated', patch: () => ({ status: 'DRAFT', rejectionReason: trimmed }) }, options);
 }
 
 // --- expiry -------------------------------------------------------------------------------------
