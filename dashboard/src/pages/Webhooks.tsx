@@ -1,0 +1,9 @@
+import { Page, PageHeader } from '../ui';
+
+export function WebhooksPage() {
+  return (
+    <Page>
+      <PageHeader title="Webhooks" />
+    </Page>
+  );
+}
