@@ -1,5 +1,5 @@
 import '@mantine/core/styles.css';
-import { createTheme, darken, MantineProvider, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, darken, Drawer, MantineProvider, Modal, type CSSVariablesResolver } from '@mantine/core';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
@@ -10,6 +10,10 @@ const theme = createTheme({
   defaultRadius: 'md',
   // Darker shades keep text on light and filled backgrounds above the WCAG AA contrast ratio.
   primaryShade: 8,
+  components: {
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+  },
 });
 
 // Light variants (alerts, light buttons) and dimmed text use darker shades than Mantine's defaults,

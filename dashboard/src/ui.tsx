@@ -119,3 +119,15 @@ export function formatDate(iso: string | null | undefined): string {
 export function Page({ children }: { children: ReactNode }) {
   return <Stack gap="md">{children}</Stack>;
 }
+
+/**
+ * A table that scrolls sideways on narrow screens. The scrolling region is focusable and named, so
+ * keyboard users can scroll it too.
+ */
+export function ScrollTable({ minWidth, label, children }: { minWidth: number; label: string; children: ReactNode }) {
+  return (
+    <div role="region" aria-label={label} tabIndex={0} style={{ overflowX: 'auto' }}>
+      <div style={{ minWidth }}>{children}</div>
+    </div>
+  );
+}

@@ -10,10 +10,16 @@ import type { Page } from 'playwright-core';
 import { buildDashboard } from '../../scripts/build-dashboard.ts';
 import { runWebhookWorkerOnce } from '../../src/modules/webhooks/delivery-worker.ts';
 import { createWebhookTransport } from '../../src/modules/webhooks/transport.ts';
+import { ALL_SCOPES } from '../../src/modules/api-keys/scopes.ts';
+import { getCompany } from '../../src/modules/companies/service.ts';
+import { getMembership, getUserByEmail } from '../../src/modules/users/service.ts';
 import { startListeningApp, type ListeningApp } from '../identity/server.ts';
 import { checkPage, launch, type Driver } from './browser.ts';
 
 let t: ListeningApp;
+let receiver: Server;
+let receiverUrl: string;
+const received: string[] = [];
 let driver: Driver;
 let page: Page;
 const email = `recruiter-${randomUUID().slice(0, 8)}@example.com`;
@@ -22,6 +28,17 @@ beforeAll(async () => {
   // The app reads dashboard/dist when it is built: build first (a no-op when current).
   expect(buildDashboard({ quiet: true })).toBe(true);
   t = await startListeningApp({ DEV_SIGN_IN: 'true' });
+  // The webhook receiver: a local endpoint (the test app allows loopback addresses).
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push(body);
+      response.writeHead(200, { 'content-type': 'text/plain' }).end(`thanks for ${JSON.parse(body).type}`);
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
   driver = await launch(t.baseUrl);
   page = driver.page;
   page.setDefaultTimeout(15_000);
@@ -30,6 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await driver?.close();
   await t?.close();
+  receiver?.close();
 });
 
 async function open(path: string, heading: string): Promise<void> {
@@ -38,12 +56,35 @@ async function open(path: string, heading: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
 }
 
+let checkerKey: string | undefined;
+/** Headers with an API key of the signed-in user's company (made here), to check what the page did. */
+async function checker(): Promise<Record<string, string>> {
+  if (!checkerKey) {
+    const user = await getUserByEmail(t.ctx, email);
+    const membership = await getMembership(t.ctx, user!.id);
+    checkerKey = await t.keyFor(membership!.companyId, [...ALL_SCOPES]);
+  }
+  return { 'x-api-key': checkerKey };
+}
+
+async function companyId(): Promise<string> {
+  return (await getMembership(t.ctx, (await getUserByEmail(t.ctx, email))!.id))!.companyId;
+}
+
+/** Reads the public API as the user's company (the shape is the test's to know). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function api(path: string): Promise<any> {
+  const response = await fetch(`${t.baseUrl}${path}`, { headers: await checker() });
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
 async function expectAccessible(name: string): Promise<void> {
   await page.getByRole('status').waitFor({ state: 'detached' }).catch(() => undefined);
   expect(await checkPage(page, name)).toEqual([]);
 }
 
-describe('dashboard (Chromium, end to end)', () => {
+describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
   it('/ leads to the dashboard, which signs in through /oauth2 with the development sign-in', async () => {
     await page.goto('/');
     await page.getByLabel('E-mail').fill(email);
@@ -87,5 +128,112 @@ describe('dashboard (Chromium, end to end)', () => {
     await page.getByRole('dialog', { name: 'Revoke API key?' }).getByRole('button', { name: 'Revoke key' }).click();
     await expect.poll(() => renamed.textContent()).toContain('Inactive');
     expect((await call()).status).toBe(401);
+  });
+
+  it('webhooks: create one (secret shown once), send a test to a local receiver, see the delivery, redeliver it', async () => {
+    await open('/webhooks', 'Webhooks');
+    await page.getByText('No webhooks yet').waitFor();
+    await expectAccessible('webhooks-empty');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a webhook' });
+    await dialog.getByLabel('Endpoint URL').fill(receiverUrl);
+    await dialog.getByRole('button', { name: 'Create webhook' }).click();
+    const secret = page.getByRole('dialog', { name: 'Signing secret' });
+    expect((await secret.getByTestId('signing-secret').textContent())!.trim()).toMatch(/^whsec_/);
+    await secret.getByRole('button', { name: 'I have stored it' }).click();
+
+    await page.getByRole('button', { name: `Open ${receiverUrl}` }).click();
+    const drawer = page.getByRole('dialog', { name: 'Webhook' });
+    await drawer.getByRole('button', { name: 'Send test' }).click();
+    const result = drawer.getByTestId('test-result');
+    await result.waitFor();
+    expect(await result.textContent()).toContain('HTTP 200');
+    expect(await result.textContent()).toContain('thanks for ping');
+    expect(received).toHaveLength(1);
+    const delivery = drawer.getByTestId('delivery');
+    await delivery.waitFor();
+    expect(await delivery.textContent()).toContain('DELIVERED');
+    await expectAccessible('webhook-detail');
+
+    await delivery.getByRole('button', { name: /^Redeliver/ }).click();
+    await drawer.getByText('Queued for redelivery.').waitFor();
+    // The worker sends it (run here once rather than waiting for a poll).
+    const transport = createWebhookTransport({ allowLocal: true });
+    try {
+      await runWebhookWorkerOnce({ db: t.ctx.db, clock: t.clock, secrets: t.ctx.secrets, transport, log: { debug() {}, info() {}, warn() {}, error() {} } as never, leaseMs: 60_000, concurrency: 2 });
+    } finally {
+      await transport.close();
+    }
+    expect(received).toHaveLength(2);
+    await drawer.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => delivery.textContent()).toContain('2 attempt(s)');
+    await drawer.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('job listings: create, edit, translate and publish a listing', async () => {
+    await open('/job-listings', 'Job listings');
+    await page.getByText('No job listings yet').waitFor();
+    await page.getByRole('button', { name: 'New listing' }).click();
+    let drawer = page.getByRole('dialog', { name: 'New job listing' });
+    await drawer.getByLabel('Position', { exact: true }).fill('Senior welder');
+    await drawer.getByLabel('Job description').fill('Weld pipelines on site.');
+    await drawer.getByLabel('City').fill('Basel');
+    await drawer.getByLabel('Country (ISO code)').fill('CH');
+    await expectAccessible('job-listing-editor');
+    await drawer.getByRole('button', { name: 'Create listing' }).click();
+    const row = page.getByRole('row', { name: /Senior welder/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('DRAFT');
+
+    await row.getByRole('button', { name: 'Edit Senior welder' }).click();
+    drawer = page.getByRole('dialog', { name: 'Edit job listing' });
+    await drawer.getByLabel('Job description').fill('Weld pipelines and pressure vessels on site.');
+    await drawer.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(async () => (await api(`/public/v1/job-listings?size=10`)).data[0]?.id).toBeTruthy();
+    const [listing] = (await api('/public/v1/job-listings?size=10')).data;
+    await expect.poll(async () => (await api(`/public/v1/job-listings/${listing.id}`)).jobDescription?.original).toBe('Weld pipelines and pressure vessels on site.');
+
+    await drawer.getByRole('tab', { name: 'Translations' }).click();
+    await drawer.getByLabel('Position in de').fill('Schweisser (Senior)');
+    await drawer.getByLabel('Job description in de').fill('Rohrleitungen und Druckbehälter vor Ort schweissen.');
+    await drawer.getByRole('button', { name: 'Save translation' }).click();
+    await drawer.getByText('Translation saved.').waitFor();
+    await expect.poll(() => drawer.getByText('Human translation', { exact: true }).count()).toBe(2);
+    await expectAccessible('job-listing-translations');
+    await drawer.getByRole('button', { name: 'Close' }).click();
+
+    await row.getByRole('button', { name: 'More actions for Senior welder' }).click();
+    await page.getByRole('menuitem', { name: 'Publish' }).click();
+    await expect.poll(() => row.textContent()).toContain('ACTIVE');
+    const german = await fetch(`${t.baseUrl}/public/v1/job-listings/${listing.id}`, { headers: { ...(await checker()), 'accept-language': 'de' } });
+    expect(((await german.json()) as { position: unknown }).position).toMatchObject({ value: 'Schweisser (Senior)', translated: true, translationType: 'HUMAN' });
+    await expectAccessible('job-listings');
+  });
+
+  it('review: turn review on in settings, publish a listing (waits for review), approve it from the queue', async () => {
+    await open('/settings', 'Settings');
+    await page.getByLabel('Listings need review').check();
+    await page.getByRole('button', { name: 'Save company settings' }).click();
+    await page.getByText('Saved.').waitFor();
+    expect((await getCompany(t.ctx, await companyId())).requiresListingReview).toBe(true);
+    await expectAccessible('settings');
+
+    await open('/job-listings', 'Job listings');
+    await page.getByRole('button', { name: 'New listing' }).click();
+    const drawer = page.getByRole('dialog', { name: 'New job listing' });
+    await drawer.getByLabel('Position', { exact: true }).fill('Crane operator');
+    await drawer.getByRole('button', { name: 'Create listing' }).click();
+    const row = page.getByRole('row', { name: /Crane operator/ });
+    await row.getByRole('button', { name: 'More actions for Crane operator' }).click();
+    await page.getByRole('menuitem', { name: 'Publish' }).click();
+    await expect.poll(() => row.textContent()).toContain('UNDER REVIEW');
+
+    await page.getByRole('tab', { name: 'Review queue' }).click();
+    await page.getByRole('button', { name: 'Approve Crane operator' }).waitFor();
+    await expectAccessible('review-queue');
+    await page.getByRole('button', { name: 'Approve Crane operator' }).click();
+    await page.getByText('Nothing is waiting for review.').waitFor();
+    const approved = (await api('/public/v1/job-listings?size=10')).data.find((item: { position: { value: string } }) => item.position.value === 'Crane operator');
+    expect(approved.status).toBe('ACTIVE');
   });
 });

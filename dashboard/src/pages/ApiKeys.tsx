@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Checkbox, Code, CopyButton, Group, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { api, call, useLoad, type Schemas } from '../api';
-import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin } from '../ui';
+import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin , ScrollTable } from '../ui';
 
 const SCOPE_GROUPS = [
   { resource: 'Job listings', read: 'jobs:read', write: 'jobs:write' },
@@ -147,7 +147,7 @@ export function ApiKeysPage() {
           data.length === 0 ? (
             <Empty>No API keys yet.{isAdmin ? ' Create one to connect another system.' : ''}</Empty>
           ) : (
-            <Table.ScrollContainer minWidth={820}>
+            <ScrollTable minWidth={820} label="API keys">
               <Table striped highlightOnHover>
                 <Table.Thead>
                   <Table.Tr>
@@ -209,7 +209,7 @@ export function ApiKeysPage() {
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </ScrollTable>
           )
         }
       </LoadState>

@@ -21,7 +21,7 @@ import {
 } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { api, call, useLoad, type Schemas } from '../api';
-import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin } from '../ui';
+import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin , ScrollTable } from '../ui';
 
 type Listing = Schemas['JobListing'];
 type Status = Listing['status'];
@@ -208,7 +208,7 @@ function ListingForm({ listing, onSaved, onClose }: { listing: Listing | undefin
 
   return (
     <Stack>
-      <TextInput label="Position" required maxLength={300} {...text('position')} data-autofocus />
+      <TextInput label="Position" required withAsterisk={false} maxLength={300} {...text('position')} data-autofocus />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Select label="Position type" data={enums.data?.PositionType ?? [form.positionType]} value={form.positionType} onChange={(value) => set('positionType')(value ?? 'FULL_TIME')} allowDeselect={false} />
         <Select label="Workplace" data={enums.data?.WorkPlaceType ?? [form.workPlaceType]} value={form.workPlaceType} onChange={(value) => set('workPlaceType')(value ?? 'ON_SITE')} allowDeselect={false} />
@@ -374,7 +374,7 @@ function Translations({ listing }: { listing: Listing }) {
         })}
       <ErrorMessage error={error} title="Could not save the translation" />
       {saved && (
-        <Text size="sm" c="green.9" role="status">
+        <Text size="sm" c="#1e6b34" role="status">
           Translation saved.
         </Text>
       )}
@@ -514,7 +514,7 @@ export function ListingsPage() {
       )}
       <ErrorMessage error={error} title="That did not work" />
       {notice && (
-        <Text size="sm" c="green.9" role="status">
+        <Text size="sm" c="#1e6b34" role="status">
           {notice}
         </Text>
       )}
@@ -525,7 +525,7 @@ export function ListingsPage() {
             <Empty>{review ? 'Nothing is waiting for review.' : search ? 'No listing on this page matches.' : 'No job listings yet. Create one to start.'}</Empty>
           ) : (
             <>
-              <Table.ScrollContainer minWidth={720}>
+              <ScrollTable minWidth={720} label="Job listings">
                 <Table highlightOnHover>
                   <Table.Thead>
                     <Table.Tr>
@@ -590,7 +590,7 @@ export function ListingsPage() {
                     ))}
                   </Table.Tbody>
                 </Table>
-              </Table.ScrollContainer>
+              </ScrollTable>
               {pagination.totalPages > 1 && (
                 <Group justify="center">
                   <Pagination total={pagination.totalPages} value={page} onChange={setPage} getControlProps={(control) => ({ 'aria-label': `${control} page` })} />

@@ -1,7 +1,7 @@
 import { Badge, Button, Card, Group, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { api, call, useLoad, type Schemas } from '../api';
-import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin, useSession } from '../ui';
+import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin, useSession , ScrollTable } from '../ui';
 
 const LANGUAGES = [
   { value: 'en', label: 'English (en)' },
@@ -61,7 +61,7 @@ function CompanyForm({ company, onSaved }: { company: Schemas['CompanySettings']
         />
         <ErrorMessage error={error} title="Could not save" />
         {saved && (
-          <Text size="sm" c="green.9" role="status">
+          <Text size="sm" c="#1e6b34" role="status">
             Saved.
           </Text>
         )}
@@ -114,7 +114,7 @@ function Members() {
         <ErrorMessage error={error} />
         <LoadState state={members} label="Loading members">
           {({ data }) => (
-            <Table.ScrollContainer minWidth={520}>
+            <ScrollTable minWidth={520} label="Members">
               <Table>
                 <Table.Thead>
                   <Table.Tr>
@@ -150,7 +150,7 @@ function Members() {
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </ScrollTable>
           )}
         </LoadState>
         <Title order={3} size="h5">

@@ -9,7 +9,7 @@ import type { Config } from '../../config.ts';
 import { DomainError, ValidationError } from '../../shared/errors.ts';
 import { getUser, signInVerifiedUser } from '../users/service.ts';
 import { DASHBOARD_CLIENT_ID, dashboardRedirectUris } from './clients.ts';
-import { consentPage, messagePage, signInPage } from './pages.ts';
+import { consentPage, signInPage } from './pages.ts';
 import { describeScope, OAUTH_PREFIX, SIGN_IN_PREFIX } from './provider.ts';
 import { completeSignIn, type SignInMethod } from './service.ts';
 
