@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import { SCOPES } from '../modules/api-keys/scopes.ts';
 import { API_KEY_SCHEME, OAUTH_SCHEME, OIDC_SCHEME } from './auth.ts';
 import { OIDC_SCOPES } from '../modules/oauth/provider.ts';
+import { finishDocument } from './openapi-finish.ts';
 
 const DESCRIPTION = `Recruiting platform public API: job listings, applications, candidates, reference data and webhooks.
 
@@ -72,6 +73,7 @@ export async function registerOpenApi(
         },
       },
     },
+    transformObject: (documentObject) => finishDocument((documentObject as { openapiObject: object }).openapiObject),
     // Name components after their $id (ErrorEnvelope, JobListing...) rather than def-0, def-1.
     refResolver: {
       buildLocalReference(json, _baseUri, _fragment, i) {

@@ -11,6 +11,8 @@ export interface ServiceContext {
   secrets: SecretBox;
   /** The configured machine translator (TRANSLATOR_URL); undefined: only stored translations are used. */
   translator?: Translator | undefined;
+  /** The languages listings are machine-translated into when their texts are written (TRANSLATOR_LANGUAGES). */
+  translatorLanguages?: readonly string[] | undefined;
 }
 
 /** Who is calling: resolved by the auth plugin from an API key or a user's access token. */

@@ -1,7 +1,8 @@
 // /settings/members over HTTP with real users' access tokens (the development e-mail sign-in):
 // who may list, invite, cancel and remove; invitations accepted at sign-in; tenant isolation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getMembership, getUserByEmail } from '../../src/modules/users/service.ts';
+import { getMembership } from '../../src/modules/users/service.ts';
+import { userByEmail } from '../helpers/users.ts';
 import { expectErrorEnvelope } from '../helpers/envelope.ts';
 import { DAY_MS } from '../helpers/clock.ts';
 import { signInAndGetTokens } from '../identity/oauth-client.ts';
@@ -30,7 +31,7 @@ async function signIn(email: string): Promise<Record<string, string>> {
 }
 
 async function companyOf(email: string): Promise<{ companyId: string; role: string; userId: string }> {
-  const user = await getUserByEmail(server.ctx, email);
+  const user = await userByEmail(server.ctx, email);
   const membership = await getMembership(server.ctx, user!.id);
   return { companyId: membership!.companyId, role: membership!.role, userId: user!.id };
 }

@@ -272,3 +272,31 @@ export async function lockExpiredActiveListings(db: Db, now: Date, limit: number
     .limit(limit)
     .for('update', { skipLocked: true });
 }
+
+// --- machine translation ------------------------------------------------------------------------
+
+/** Listings whose machine translation is due by `now`, the longest waiting first. */
+export async function findMachineTranslationsDue(
+  db: Db,
+  now: Date,
+  limit: number,
+): Promise<{ id: string; companyId: string; dueAt: Date }[]> {
+  const rows = await db
+    .select({ id: jobListings.id, companyId: jobListings.companyId, dueAt: jobListings.machineTranslationDueAt })
+    .from(jobListings)
+    .where(lte(jobListings.machineTranslationDueAt, now))
+    .orderBy(asc(jobListings.machineTranslationDueAt))
+    .limit(limit);
+  return rows.map((row) => ({ ...row, dueAt: row.dueAt! }));
+}
+
+/**
+ * Moves the listing's due mark from `dueAt` to `next` (null: done). A mark changed meanwhile (an
+ * edit marked it again) is left alone: that newer work is still due.
+ */
+export async function settleMachineTranslation(db: Db, id: string, dueAt: Date, next: Date | null): Promise<void> {
+  await db
+    .update(jobListings)
+    .set({ machineTranslationDueAt: next })
+    .where(and(eq(jobListings.id, id), eq(jobListings.machineTranslationDueAt, dueAt)));
+}

@@ -2,6 +2,7 @@
 // fan-out and claim queries. The outbox's own queries (undispatched events) are src/infra/outbox/repo.ts.
 import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
+import { deleteBatch } from '../../db/delete-batch.ts';
 import type { DeliveryStatus } from './retry-schedule.ts';
 import { webhookDeliveries, webhookDeliveryAttempts, webhookSubscriptions } from './tables.ts';
 
@@ -417,17 +418,11 @@ export async function countBacklog(db: Db): Promise<{ events: number; oldestEven
  * their attempts go with them (ON DELETE CASCADE). Pending deliveries are never pruned.
  */
 export async function deleteFinishedDeliveriesBefore(db: Db, before: Date, limit: number): Promise<number> {
-  const rows = await queryRows<{ id: string }>(
-    db,
-    sql`
-      DELETE FROM webhook_deliveries WHERE id IN (
-        SELECT id FROM webhook_deliveries
-        WHERE status <> 'PENDING' AND updated_at < ${before.toISOString()}::timestamptz
-        ORDER BY updated_at
-        LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED
-      )
-      RETURNING id`,
-  );
-  return rows.length;
+  return deleteBatch(db, {
+    table: 'webhook_deliveries',
+    key: ['id'],
+    where: sql`status <> 'PENDING' AND updated_at < ${before.toISOString()}::timestamptz`,
+    age: 'updated_at',
+    limit,
+  });
 }
