@@ -1,32 +1,22 @@
-// The one way the dashboard reaches the API: a typed openapi-fetch client over the document the
-// service publishes at /openapi.json. Every request carries the access token; a 401 refreshes once
-// and retries.
-import createClient, { type Middleware } from 'openapi-fetch';
+// The one way the dashboard reaches the API: the SDK's typed client (@recruiting/sdk, openapi-fetch
+// over types generated from the OpenAPI document). Every request carries the current access token; a
+// 401 refreshes once and sends the request again.
+import { createRecruitingClient, type Schemas as SdkSchemas } from '@recruiting/sdk';
 import { useCallback, useEffect, useState } from 'react';
-import type { components, paths } from './api/schema';
 import { accessToken, recoverFromUnauthorized } from './auth';
 
-export type Schemas = components['schemas'];
+export type Schemas = SdkSchemas;
 
-const retried = new WeakSet<Request>();
+/** A 401 (the access token expired or was revoked): refresh once, then send the request again. */
+async function fetchWithRefresh(request: Request): Promise<Response> {
+  const spare = request.clone();
+  const response = await fetch(request);
+  if (response.status !== 401 || !(await recoverFromUnauthorized())) return response;
+  spare.headers.set('authorization', `Bearer ${await accessToken()}`);
+  return fetch(spare);
+}
 
-const auth: Middleware = {
-  async onRequest({ request }) {
-    request.headers.set('authorization', `Bearer ${await accessToken()}`);
-    return request;
-  },
-  async onResponse({ request, response }) {
-    if (response.status !== 401 || retried.has(request)) return response;
-    if (!(await recoverFromUnauthorized())) return response;
-    const again = new Request(request, { headers: new Headers(request.headers) });
-    again.headers.set('authorization', `Bearer ${await accessToken()}`);
-    retried.add(again);
-    return fetch(again);
-  },
-};
-
-export const api = createClient<paths>({ baseUrl: window.location.origin });
-api.use(auth);
+export const api = createRecruitingClient({ baseUrl: window.location.origin, accessToken, fetch: fetchWithRefresh });
 
 /** The API's error envelope, or whatever came back instead. */
 export class ApiError extends Error {

@@ -48,7 +48,7 @@ export function ErrorMessage({ error, title = 'Something went wrong' }: { error:
 
 export function Loading({ label = 'Loading' }: { label?: string }) {
   return (
-    <Center py="xl" role="status" aria-live="polite">
+    <Center py="xl" role="status" aria-live="polite" data-loading>
       <Group gap="xs">
         <Loader size="sm" aria-hidden />
         <Text c="dimmed" size="sm">

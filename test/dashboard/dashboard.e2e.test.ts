@@ -4,6 +4,9 @@
 // photographed at 1280 and 390 pixels wide into docs/screenshots/. One browser and one page for
 // the whole file: the steps build on each other, in order.
 import { createServer, type Server } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -12,7 +15,8 @@ import { runWebhookWorkerOnce } from '../../src/modules/webhooks/delivery-worker
 import { createWebhookTransport } from '../../src/modules/webhooks/transport.ts';
 import { ALL_SCOPES } from '../../src/modules/api-keys/scopes.ts';
 import { getCompany } from '../../src/modules/companies/service.ts';
-import { getMembership, getUserByEmail } from '../../src/modules/users/service.ts';
+import { getMembership } from '../../src/modules/users/service.ts';
+import { userByEmail } from '../helpers/users.ts';
 import { startListeningApp, type ListeningApp } from '../identity/server.ts';
 import { checkPage, launch, type Driver } from './browser.ts';
 
@@ -60,7 +64,7 @@ let checkerKey: string | undefined;
 /** Headers with an API key of the signed-in user's company (made here), to check what the page did. */
 async function checker(): Promise<Record<string, string>> {
   if (!checkerKey) {
-    const user = await getUserByEmail(t.ctx, email);
+    const user = await userByEmail(t.ctx, email);
     const membership = await getMembership(t.ctx, user!.id);
     checkerKey = await t.keyFor(membership!.companyId, [...ALL_SCOPES]);
   }
@@ -68,19 +72,24 @@ async function checker(): Promise<Record<string, string>> {
 }
 
 async function companyId(): Promise<string> {
-  return (await getMembership(t.ctx, (await getUserByEmail(t.ctx, email))!.id))!.companyId;
+  return (await getMembership(t.ctx, (await userByEmail(t.ctx, email))!.id))!.companyId;
 }
 
-/** Reads the public API as the user's company (the shape is the test's to know). */
+/** Calls the public API as the user's company (the shape is the test's to know). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function api(path: string): Promise<any> {
-  const response = await fetch(`${t.baseUrl}${path}`, { headers: await checker() });
-  expect(response.status).toBe(200);
+async function api(path: string, method = 'GET', body?: unknown): Promise<any> {
+  const response = await fetch(`${t.baseUrl}${path}`, {
+    method,
+    headers: { ...(await checker()), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(response.status, await response.clone().text()).toBeLessThan(300);
   return response.json();
 }
 
 async function expectAccessible(name: string): Promise<void> {
-  await page.getByRole('status').waitFor({ state: 'detached' }).catch(() => undefined);
+  // Nothing still loading (the loading indicators say so with data-loading).
+  await expect.poll(() => page.locator('[data-loading]').count()).toBe(0);
   expect(await checkPage(page, name)).toEqual([]);
 }
 
@@ -235,5 +244,118 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await page.getByText('Nothing is waiting for review.').waitFor();
     const approved = (await api('/public/v1/job-listings?size=10')).data.find((item: { position: { value: string } }) => item.position.value === 'Crane operator');
     expect(approved.status).toBe('ACTIVE');
+  });
+
+  it('pipeline: drag and keyboard moves with expectedStatus, a clear message on a stale move, the history in the drawer', async () => {
+    const [listing] = (await api('/public/v1/job-listings?size=10&status=ACTIVE')).data.filter((item: { position: { value: string } }) => item.position.value === 'Senior welder');
+    const application = await api('/public/v1/applications', 'POST', {
+      jobListingId: listing.id,
+      candidate: { firstName: 'Ada', lastName: 'Lovelace', email: `ada-${randomUUID().slice(0, 6)}@example.com`, headline: 'Pipe welder' },
+      coverLetter: 'I have welded pipelines for ten years.',
+    });
+    await open('/pipeline', 'Pipeline');
+    await page.getByRole('combobox', { name: 'Job listing' }).click();
+    await page.getByRole('option', { name: /Senior welder/ }).click();
+    const card = page.getByTestId(`card-${application.id}`);
+    await page.getByTestId('column-ACTIVE').getByTestId(`card-${application.id}`).waitFor();
+    await expectAccessible('pipeline');
+
+    // Drag with the pointer: Applied -> In review.
+    const handle = card.getByRole('button', { name: /^Drag Ada Lovelace/ });
+    const target = page.getByTestId('column-IN_REVIEW');
+    const from = (await handle.boundingBox())!;
+    const to = (await target.boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + 20, from.y + 10, { steps: 4 });
+    await page.mouse.move(to.x + to.width / 2, to.y + 60, { steps: 12 });
+    await page.mouse.move(to.x + to.width / 2 + 2, to.y + 62, { steps: 2 });
+    await page.mouse.up();
+    await page.getByText('Ada Lovelace moved to In review.').waitFor();
+    await page.getByTestId('column-IN_REVIEW').getByTestId(`card-${application.id}`).waitFor();
+
+    // With the keyboard: the card's "Move to" select, In review -> Interview.
+    await card.getByRole('textbox', { name: 'Move Ada Lovelace to' }).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('option', { name: 'Interview' }).click();
+    await page.getByText('Ada Lovelace moved to Interview.').waitFor();
+    expect((await api(`/public/v1/applications/${application.id}`)).status).toBe('INTERVIEW');
+
+    // Someone else moves it first (Interview -> Offer); the board still shows Interview.
+    await api(`/public/v1/applications/${application.id}/status`, 'PATCH', { status: 'OFFER', expectedStatus: 'INTERVIEW' });
+    await card.getByRole('textbox', { name: 'Move Ada Lovelace to' }).click();
+    await page.getByRole('option', { name: 'Hired' }).click();
+    await page.getByText(/Someone else moved Ada Lovelace first/).waitFor();
+    expect((await api(`/public/v1/applications/${application.id}`)).status).toBe('OFFER');
+    await page.getByTestId('column-OFFER').getByTestId(`card-${application.id}`).waitFor();
+
+    await card.getByRole('button', { name: 'Open Ada Lovelace' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Application' });
+    await drawer.getByText('I have welded pipelines for ten years.').waitFor();
+    const history = drawer.getByTestId('history');
+    await expect.poll(() => history.textContent()).toContain('Interview → Offer');
+    const text = (await history.textContent())!;
+    expect(text).toContain('Applied → In review');
+    expect(text).toContain('In review → Interview');
+    await expectAccessible('pipeline-application');
+    await drawer.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('candidates: CSV import reports per-row errors, then imports; search and profile', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dashboard-csv-'));
+    const bad = join(dir, 'bad.csv');
+    const refused = join(dir, 'refused.csv');
+    const good = join(dir, 'good.csv');
+    writeFileSync(bad, 'firstName,lastName,email\nGrace,Hopper,grace@example.com\nAlan,,not-an-email\n');
+    // The server refuses this one (links must be http or https): its detail names the row.
+    writeFileSync(refused, 'firstName,lastName,email,links\nGrace,Hopper,grace@example.com,https://example.com/grace\nAlan,Turing,alan@example.com,ftp://example.com/alan\n');
+    writeFileSync(good, 'firstName,lastName,email,headline,skills\nGrace,Hopper,grace@example.com,Compiler pioneer,COBOL;Leadership\n"Turing, Alan",Turing,alan@example.com,"Codebreaker, mathematician",Cryptanalysis\n');
+
+    await open('/candidates', 'Candidates');
+    // Ada (the pipeline's applicant) is the only candidate so far.
+    await page.getByRole('button', { name: 'Ada Lovelace' }).waitFor();
+    await page.locator('input[type=file]').setInputFiles(bad);
+    const problems = page.getByTestId('import-problems');
+    await expect.poll(() => problems.textContent()).toContain('Row 3');
+    expect(await problems.textContent()).toContain('lastName is empty');
+    expect(await problems.textContent()).toContain('not-an-email');
+
+    await page.locator('input[type=file]').setInputFiles(refused);
+    await page.getByRole('button', { name: /^Import 2 row/ }).click();
+    await expect.poll(() => problems.textContent()).toMatch(/Row 3: links/);
+    // All or nothing: Grace, valid on her own, was not imported either.
+    expect((await api('/public/v1/candidates?q=grace')).data).toEqual([]);
+
+    await page.locator('input[type=file]').setInputFiles(good);
+    await page.getByRole('button', { name: /^Import 2 row/ }).click();
+    await expect.poll(() => page.getByTestId('import-result').textContent()).toContain('2 created, 0 updated');
+    await page.getByRole('button', { name: 'Grace Hopper' }).waitFor();
+    await expectAccessible('candidates');
+
+    await page.getByLabel('Search candidates').fill('codebreaker');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Grace Hopper' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Turing, Alan Turing' }).click();
+    const profile = page.getByRole('dialog', { name: 'Candidate' });
+    await profile.getByText('Cryptanalysis').waitFor();
+    await expectAccessible('candidate-profile');
+    await profile.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('overview: the funnel and applications over time, filtered by listing', async () => {
+    await open('/', 'Overview');
+    const funnel = page.getByTestId('funnel-chart');
+    await funnel.locator('svg.recharts-surface').waitFor();
+    await page.getByTestId('time-chart').locator('svg.recharts-surface').waitFor();
+    expect(await funnel.textContent()).toContain('Applied: 1');
+    await page.getByRole('combobox', { name: 'Job listing' }).click();
+    await page.getByRole('option', { name: 'Crane operator' }).click();
+    await page.getByText('No applications in this range yet.').waitFor();
+    await page.getByRole('combobox', { name: 'Job listing' }).click();
+    await page.getByRole('option', { name: 'Senior welder' }).click();
+    await funnel.locator('svg.recharts-surface').waitFor();
+    await expectAccessible('overview');
+    // Everything the pages loaded came from the app's own origin.
+    expect(driver.foreignRequests).toEqual([]);
   });
 });

@@ -21,7 +21,7 @@ import {
 } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { api, call, useLoad, type Schemas } from '../api';
-import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin , ScrollTable } from '../ui';
+import { Empty, ErrorMessage, formatDate, Loading, LoadState, Page, PageHeader, ScrollTable, timeAgo, useIsAdmin } from '../ui';
 
 type Listing = Schemas['JobListing'];
 type Status = Listing['status'];
@@ -344,7 +344,7 @@ function Translations({ listing }: { listing: Listing }) {
         allowDeselect={false}
       />
       {!valid && <Text c="red.9">Choose a language other than the source language.</Text>}
-      {valid && shown.loading && !shown.data && <Text size="sm">Loading…</Text>}
+      {valid && shown.loading && !shown.data && <Loading label="Loading the translation" />}
       {valid &&
         shown.data &&
         present.map(([key, label]) => {
@@ -394,7 +394,7 @@ function Editor({ id, onChanged, onClose }: { id: string | 'new'; onChanged: () 
   const [tab, setTab] = useState<string | null>('details');
   const [current, setCurrent] = useState<Listing>();
   const shown = (current ?? listing.data) as Listing | undefined;
-  if (id !== 'new' && !shown) return listing.error ? <ErrorMessage error={listing.error} /> : <Text size="sm">Loading…</Text>;
+  if (id !== 'new' && !shown) return listing.error ? <ErrorMessage error={listing.error} /> : <Loading label="Loading the listing" />;
   return (
     <Tabs value={tab} onChange={setTab}>
       <Tabs.List mb="md">
