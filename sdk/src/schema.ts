@@ -14749,6 +14749,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Nordlicht Software GmbH",
+                 *       "defaultLanguage": "de",
+                 *       "requiresListingReview": true
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /** @description BCP 47 tag, e.g. en or de-CH */
@@ -14987,6 +14994,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
             };
             cookie?: never;
@@ -15162,7 +15170,7 @@ export interface operations {
                      *       "error": "BAD_REQUEST",
                      *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/approve"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15184,7 +15192,7 @@ export interface operations {
                      *       "error": "UNAUTHORIZED",
                      *       "message": "Missing, invalid, expired or revoked API key",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/approve"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15206,7 +15214,7 @@ export interface operations {
                      *       "error": "FORBIDDEN",
                      *       "message": "The key lacks the required scope (named in details)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/approve"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15228,7 +15236,7 @@ export interface operations {
                      *       "error": "NOT_FOUND",
                      *       "message": "The addressed resource does not exist (or belongs to another company)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/approve"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15250,7 +15258,7 @@ export interface operations {
                      *       "error": "CONFLICT",
                      *       "message": "The request conflicts with the current state of the resource",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/approve"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15272,7 +15280,7 @@ export interface operations {
                      *       "error": "PAYLOAD_TOO_LARGE",
                      *       "message": "Body larger than 1 MB",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/approve"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15294,7 +15302,7 @@ export interface operations {
                      *       "error": "URI_TOO_LONG",
                      *       "message": "A path parameter is too long",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/approve"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15316,7 +15324,7 @@ export interface operations {
                      *       "error": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "Body is not JSON",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/approve"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15338,7 +15346,7 @@ export interface operations {
                      *       "error": "VALIDATION_ERROR",
                      *       "message": "Request validation failed; details lists the failing fields",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/approve",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve",
                      *       "details": [
                      *         {
                      *           "field": "position",
@@ -15367,7 +15375,7 @@ export interface operations {
                      *       "error": "TOO_MANY_REQUESTS",
                      *       "message": "Rate limit exceeded; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/approve"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15388,7 +15396,7 @@ export interface operations {
                      *       "error": "INTERNAL_ERROR",
                      *       "message": "Server fault (no internals are shown)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/approve"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15410,7 +15418,7 @@ export interface operations {
                      *       "error": "SERVICE_UNAVAILABLE",
                      *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/approve"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15426,12 +15434,18 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Please add the salary range and the team size before this goes live."
+                 *     }
+                 */
                 "application/json": {
                     /** @description Shown on the listing (rejectionReason) until it is published again */
                     reason: string;
@@ -15608,7 +15622,7 @@ export interface operations {
                      *       "error": "BAD_REQUEST",
                      *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/reject"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15630,7 +15644,7 @@ export interface operations {
                      *       "error": "UNAUTHORIZED",
                      *       "message": "Missing, invalid, expired or revoked API key",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/reject"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15652,7 +15666,7 @@ export interface operations {
                      *       "error": "FORBIDDEN",
                      *       "message": "The key lacks the required scope (named in details)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/reject"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15674,7 +15688,7 @@ export interface operations {
                      *       "error": "NOT_FOUND",
                      *       "message": "The addressed resource does not exist (or belongs to another company)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/reject"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15696,7 +15710,7 @@ export interface operations {
                      *       "error": "CONFLICT",
                      *       "message": "The request conflicts with the current state of the resource",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/reject"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15718,7 +15732,7 @@ export interface operations {
                      *       "error": "PAYLOAD_TOO_LARGE",
                      *       "message": "Body larger than 1 MB",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/reject"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15740,7 +15754,7 @@ export interface operations {
                      *       "error": "URI_TOO_LONG",
                      *       "message": "A path parameter is too long",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/reject"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15762,7 +15776,7 @@ export interface operations {
                      *       "error": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "Body is not JSON",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/reject"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15784,7 +15798,7 @@ export interface operations {
                      *       "error": "VALIDATION_ERROR",
                      *       "message": "Request validation failed; details lists the failing fields",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/reject",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject",
                      *       "details": [
                      *         {
                      *           "field": "position",
@@ -15813,7 +15827,7 @@ export interface operations {
                      *       "error": "TOO_MANY_REQUESTS",
                      *       "message": "Rate limit exceeded; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/reject"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15834,7 +15848,7 @@ export interface operations {
                      *       "error": "INTERNAL_ERROR",
                      *       "message": "Server fault (no internals are shown)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/reject"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15856,7 +15870,7 @@ export interface operations {
                      *       "error": "SERVICE_UNAVAILABLE",
                      *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/settings/job-listings/x/reject"
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
