@@ -36,6 +36,7 @@ import { applicationRoutes, applicationSchemas } from './modules/applications/ro
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { eventRoutes, eventSchemas } from './modules/events/routes.ts';
+import { privacyRoutes, privacySchemas } from './modules/privacy/routes.ts';
 import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas.ts';
 import { webhookBacklog } from './modules/webhooks/service.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -56,6 +57,7 @@ const SHARED_SCHEMAS = [
   ...jobListingSchemas,
   ...candidateSchemas,
   ...eventSchemas,
+  ...privacySchemas,
   ...applicationSchemas,
   ...analyticsSchemas,
   ...webhookSchemas,
@@ -138,6 +140,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(analyticsRoutes);
   await app.register(webhookRoutes);
   await app.register(eventRoutes);
+  await app.register(privacyRoutes);
   await app.register(apiKeyRoutes);
 
   // The authorization server under /oauth2 and its sign-in pages. Keys come from the settings or
