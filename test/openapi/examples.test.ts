@@ -143,6 +143,7 @@ describe('examples in the OpenAPI document', () => {
     await send('listApplicationStatusHistory');
     await send('listCandidates');
     await send('getCandidate');
+    await send('exportCandidate');
     await send('getHiringOverview');
     await send('listEvents');
 
@@ -157,6 +158,8 @@ describe('examples in the OpenAPI document', () => {
     await send('redeliverWebhookDelivery');
     await send('deleteWebhookSubscription');
 
+    // Erasure last among the candidate's operations: the person is anonymised.
+    await send('eraseCandidate');
     await send('closeJobListing');
     await send('archiveJobListing');
     // DELETE removes only a DRAFT: a second listing from the same example.
