@@ -23,7 +23,7 @@ export type WebhookEvent = { [T in WebhookEventType]: WebhookEventOf<T> }[Webhoo
  */
 export function verifyWebhook(
   secret: string,
-  body: string | Buffer,
+  body: string | Uint8Array,
   headers: Record<string, string | string[] | undefined> | Headers,
 ): WebhookEvent {
   const flat: Record<string, string> = {};
@@ -36,5 +36,7 @@ export function verifyWebhook(
       if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
   }
-  return new Webhook(secret).verify(typeof body === 'string' ? body : body.toString('utf8'), flat) as WebhookEvent;
+  // Uint8Array, not Buffer, so the SDK type-checks in a browser project too (a Buffer is one).
+  const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
+  return new Webhook(secret).verify(text, flat) as WebhookEvent;
 }

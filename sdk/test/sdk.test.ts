@@ -69,6 +69,12 @@ describe('the SDK against the real server', () => {
     // Typed as the error envelope: `error` is one of the documented codes.
     const code: Schemas['ErrorEnvelope']['error'] | undefined = stale.error?.error;
     expect(code).toBe('CONFLICT');
+    // A list under a path parameter, through paginate: the submission and the one move.
+    const history: string[] = [];
+    for await (const change of api.paginate('/public/v1/applications/{id}/history', { path: { id }, query: { size: 1 } })) {
+      history.push(change.toStatus);
+    }
+    expect(history.sort()).toEqual(['ACTIVE', 'IN_REVIEW']);
   });
 
   it('paginate() yields every item of every page exactly once', async () => {
