@@ -15,6 +15,7 @@ import {
   accessLogPlugin,
   authFailureLimitPlugin,
   authPlugin,
+  deprecationPlugin,
   errorHandlingPlugin,
   httpsOnlyPlugin,
   idempotencyPlugin,
@@ -121,6 +122,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(securityHeadersPlugin, { https: deps.config.mode === 'production' || Boolean(deps.config.tls) });
   await app.register(jsonBodyPlugin);
   await app.register(errorHandlingPlugin);
+  await app.register(deprecationPlugin);
   await app.register(paginationPlugin);
   if (deps.config.mode === 'production') await app.register(httpsOnlyPlugin);
   await app.register(authPlugin, { ctx });

@@ -55,6 +55,27 @@ export const API_INFO = {
   license: { name: 'Proprietary', url: 'https://recruiting.example/terms' },
 };
 
+/**
+ * The reference page at /docs works offline: its script comes from this server (never a CDN), no
+ * web fonts are fetched (the system font stack instead of Inter from fonts.scalar.com), and the
+ * buttons and features that need Scalar's cloud (the hosted API client, the AI agent, MCP, the
+ * request proxy, telemetry, developer tools) are off; "Test request" calls this server directly.
+ * The page's Content-Security-Policy (security-headers.ts) allows only this origin besides.
+ */
+export const DOCS_CONFIGURATION = (baseUrl: string) => ({
+  url: '/openapi.json',
+  title: 'Recruiting Public API',
+  withDefaultFonts: false,
+  hideClientButton: true,
+  showDeveloperTools: 'never' as const,
+  telemetry: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  documentDownloadType: 'json' as const,
+  baseServerURL: baseUrl,
+  externalUrls: { dashboardUrl: baseUrl, registryUrl: baseUrl, proxyUrl: baseUrl, apiBaseUrl: baseUrl },
+});
+
 /** `events`: the OpenAPI 3.1 `webhooks` section and its event schemas (from the webhooks module). */
 export async function registerOpenApi(
   app: FastifyInstance,
@@ -115,7 +136,7 @@ export async function registerOpenApi(
 
   await app.register(apiReference, {
     routePrefix: '/docs',
-    configuration: { url: '/openapi.json', title: 'Recruiting Public API' },
+    configuration: DOCS_CONFIGURATION(config.baseUrl),
     logLevel: 'warn',
   });
 }

@@ -144,6 +144,7 @@ describe('examples in the OpenAPI document', () => {
     await send('listCandidates');
     await send('getCandidate');
     await send('getHiringOverview');
+    await send('listEvents');
 
     ids.webhook = (await send('createWebhookSubscription')).id as string;
     await send('listWebhookSubscriptions');
