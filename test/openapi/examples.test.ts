@@ -145,6 +145,9 @@ describe('examples in the OpenAPI document', () => {
     await send('getCandidate');
     await send('getHiringOverview');
     await send('listEvents');
+    await send('exportCandidate');
+    // Erasure last of the candidate's operations: the candidate answers 404 from then on.
+    await send('eraseCandidate');
 
     ids.webhook = (await send('createWebhookSubscription')).id as string;
     await send('listWebhookSubscriptions');
