@@ -47,6 +47,9 @@ import { oauthRoutes, type Identity } from './modules/oauth/routes.ts';
 import { socialRoutes, socialSignInMethods } from './modules/social/routes.ts';
 import { memberRoutes } from './modules/users/routes.ts';
 import { memberSchemas } from './modules/users/schemas.ts';
+import { companyRoutes } from './modules/companies/routes.ts';
+import { companySchemas } from './modules/companies/schemas.ts';
+import { registerDashboard } from './http/dashboard.ts';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -63,6 +66,7 @@ const SHARED_SCHEMAS = [
   ...webhookSchemas,
   ...apiKeySchemas,
   ...memberSchemas,
+  ...companySchemas,
 ];
 
 export async function buildApp(deps: Deps): Promise<AppInstance> {
@@ -158,6 +162,9 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   identity.signInMethods.push(...socialSignInMethods(socialConnectors));
   await socialRoutes(app, { provider: identity.provider, connectors: socialConnectors, config: deps.config });
   await app.register(memberRoutes);
+  await app.register(companyRoutes);
+  // The company dashboard (static files built from dashboard/) at /dashboard; / leads there.
+  await registerDashboard(app);
 
   return app;
 }

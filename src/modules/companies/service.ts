@@ -76,12 +76,17 @@ export async function getCompany(ctx: ServiceContext, id: string): Promise<Compa
   return toCompanyView(row);
 }
 
-/** Company settings an admin may change (listing review, default language). */
+/** Company settings an admin may change (name, listing review, default language). */
 export async function updateCompanySettings(
   ctx: ServiceContext,
   id: string,
-  patch: { requiresListingReview?: boolean; defaultLanguage?: string },
+  patch: { name?: string | undefined; requiresListingReview?: boolean | undefined; defaultLanguage?: string | undefined },
 ): Promise<CompanyView> {
+  if (patch.name !== undefined) {
+    const name = patch.name.trim();
+    if (name.length < 1 || name.length > 200) throw ValidationError.field('name', 'must be 1 to 200 characters');
+    patch = { ...patch, name };
+  }
   if (patch.defaultLanguage !== undefined) {
     const defaultLanguage = normalizeLanguageTag(patch.defaultLanguage);
     if (!defaultLanguage) throw ValidationError.field('defaultLanguage', LANGUAGE_PROBLEM);
