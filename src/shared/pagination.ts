@@ -70,7 +70,7 @@ interface CursorBody {
 
 const MAX_CURSOR_LENGTH = 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 function digest(text: string, length: number): string {
   return createHash('sha256').update(text).digest('base64url').slice(0, length);
@@ -90,19 +90,28 @@ export function encodeCursor(scope: string, page: number, keys: SortKeyValue[]):
 
 const refuse = (message: string) => ValidationError.field('cursor', message);
 
+const MAX_BIGINT = 2n ** 63n - 1n;
+const MAX_XID8 = 2n ** 64n - 1n;
+
+/**
+ * Whether a cursor's key is a value this server could have written for that type, and one the
+ * database accepts as such (an out-of-range number or an impossible date would fail in SQL: a 500).
+ */
 function validKey(value: unknown, type: SortKeyType): boolean {
   switch (type) {
     case 'timestamptz':
-      return typeof value === 'string' && ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value));
+      // Exactly as toISOString writes it: also refuses 2024-02-31 and years past 9999.
+      return typeof value === 'string' && ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString() === value;
     case 'uuid':
       return typeof value === 'string' && UUID.test(value);
     case 'real':
-      return typeof value === 'number' && Number.isFinite(value);
+      // Within float4 (ranks are small non-negative numbers): no overflow or underflow in the cast.
+      return typeof value === 'number' && Number.isFinite(value) && (value === 0 || (Math.abs(value) >= 1e-37 && Math.abs(value) <= 3.4e38));
     case 'boolean':
       return typeof value === 'boolean';
     case 'bigint':
     case 'xid8':
-      return typeof value === 'string' && /^\d{1,20}$/.test(value);
+      return typeof value === 'string' && /^\d{1,20}$/.test(value) && BigInt(value) <= (type === 'bigint' ? MAX_BIGINT : MAX_XID8);
   }
 }
 

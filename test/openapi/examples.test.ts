@@ -146,6 +146,7 @@ describe('examples in the OpenAPI document', () => {
     await send('getHiringOverview');
     await send('listEvents');
     await send('exportCandidate');
+    // Erasure last of the candidate's operations: the candidate answers 404 from then on.
     await send('eraseCandidate');
 
     ids.webhook = (await send('createWebhookSubscription')).id as string;

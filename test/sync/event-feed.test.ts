@@ -2,7 +2,9 @@
 // cursor, deletions included, filtered by type and time, readable by the resource types' read
 // scopes, never another company's; an event of a transaction still running never lands behind a
 // cursor already answered.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/client.ts';
 import { recordEvent } from '../../src/infra/outbox/record-event.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { expectErrorEnvelope } from '../helpers/envelope.ts';
@@ -27,6 +29,22 @@ async function feed(query: string, headers = tenant.headers): Promise<FeedPage> 
   return res.json() as FeedPage;
 }
 
+/**
+ * Waits until the feed shows every event the company has. The feed holds back events while any
+ * older writing transaction is still running, and on PostgreSQL that is any in the cluster: other
+ * test files, or a benchmark, on the same server can delay it for a while.
+ */
+async function settle(companyId = tenant.companyId, headers = tenant.headers): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const [{ n }] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from events where company_id = ${companyId}`);
+    const shown = (await feed('?size=1', headers)).pagination.totalElements;
+    if (shown === n) return;
+    if (Date.now() > deadline) throw new Error(`the feed shows ${shown} of ${n} events after 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function createListing(headers: Record<string, string>, position: string): Promise<string> {
   const res = await t.app.inject({
     method: 'POST',
@@ -45,6 +63,7 @@ describe('the feed', () => {
     await t.app.inject({ method: 'POST', url: `/public/v1/job-listings/${a}/publish`, headers: tenant.headers });
     expect((await t.app.inject({ method: 'DELETE', url: `/public/v1/job-listings/${b}`, headers: tenant.headers })).statusCode).toBe(204);
 
+    await settle();
     const all = await feed('?size=100');
     expect(all.data.map((event) => [event.type, (event.data as { id: string }).id])).toEqual([
       ['job_listing.created', a],
@@ -69,6 +88,7 @@ describe('the feed', () => {
     const resume = page.pagination.resumeCursor!;
     expect((await feed(`?size=2&cursor=${resume}`)).data).toEqual([]);
     await t.app.inject({ method: 'PATCH', url: `/public/v1/job-listings/${a}`, headers: tenant.headers, payload: { position: 'Feed A2' } });
+    await settle();
     const later = await feed(`?size=2&cursor=${resume}`);
     expect(later.data.map((event) => event.type)).toEqual(['job_listing.updated']);
   });
@@ -82,12 +102,14 @@ describe('the feed', () => {
       headers: tenant.headers,
       payload: { jobListingId: listingId, candidate: applicant('feed.filter@example.com') },
     });
+    await settle();
     const types = (await feed('?type=candidate.created&type=application.created&size=100')).data.map((event) => event.type);
     expect(types.sort()).toEqual(['application.created', 'candidate.created']);
 
     const cut = new Date(t.clock.now().getTime() + 60_000);
     t.clock.advance(120_000);
     await t.app.inject({ method: 'PATCH', url: `/public/v1/job-listings/${listingId}`, headers: tenant.headers, payload: { position: 'After the cut' } });
+    await settle();
     const since = await feed(`?since=${cut.toISOString()}`);
     expect(since.data.map((event) => event.type)).toEqual(['job_listing.updated']);
 
@@ -106,6 +128,7 @@ describe('the feed', () => {
 
 describe('scopes and tenants', () => {
   it('shows the types of the read scopes a key holds; 403 without any', async () => {
+    await settle();
     const jobsOnly = { 'x-api-key': await t.keyFor(tenant.companyId, ['jobs:read']) };
     const types = new Set((await feed('?size=100', jobsOnly)).data.map((event) => event.type.split('.')[0]));
     expect([...types]).toEqual(['job_listing']);
@@ -119,6 +142,8 @@ describe('scopes and tenants', () => {
   it("never shows another company's events, nor accepts its cursor", async () => {
     const other = await t.tenant();
     await createListing(other.headers, 'Other company');
+    await settle(other.companyId, other.headers);
+    await settle();
     const mine = await feed('?size=100');
     const theirs = await feed('?size=100', other.headers);
     expect(theirs.data.length).toBe(1);
@@ -135,6 +160,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('a transaction still running',
   it('holds back later events until it ends, so its event is not skipped by a reader', async () => {
     const own = await t.tenant();
     await createListing(own.headers, 'Before');
+    await settle(own.companyId, own.headers);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let recorded!: () => void;
@@ -152,6 +178,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('a transaction still running',
     expect(during.data.map((event) => (event.data as { position?: { original: string } }).position?.original)).toEqual(['Before']);
     release();
     await slow;
+    await settle(own.companyId, own.headers);
     const after = await feed(`?size=100&cursor=${during.pagination.resumeCursor}`, own.headers);
     expect(after.data.map((event) => (event.data as { id: string }).id === 'slow' || event.type)).toEqual([true, 'job_listing.created']);
   });

@@ -46,7 +46,8 @@ it('every event type, delivered for real, matches its schema in the document', a
     candidate: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0958' },
   });
   await api('PATCH', `/public/v1/applications/${application.id}/status`, { status: 'IN_REVIEW', reason: 'Strong profile' });
-  await api('POST', '/public/v1/candidates/import', { candidates: [{ firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' }] });
+  const imported = await api('POST', '/public/v1/candidates/import', { candidates: [{ firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' }] });
+  await api('DELETE', `/public/v1/candidates/${imported.results[0].candidateId}`);
   await api('POST', `/public/v1/job-listings/${listing.id}/close`);
   await api('POST', `/public/v1/job-listings/${listing.id}/archive`);
   const draft = await api('POST', '/public/v1/job-listings', { position: 'Intern', positionType: 'INTERNSHIP', workPlaceType: 'ON_SITE' });
