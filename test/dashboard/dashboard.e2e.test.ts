@@ -269,21 +269,25 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await page.mouse.down();
     await page.mouse.move(from.x + 20, from.y + 10, { steps: 4 });
     await page.mouse.move(to.x + to.width / 2, to.y + 60, { steps: 12 });
-    await page.mouse.move(to.x + to.width / 2 + 2, to.y + 62, { steps: 2 });
+    // A screenshot makes headless Chromium paint a frame, on which dnd-kit measures the columns and
+    // finds the one under the pointer (without it the drop can land before that, over nothing).
+    await page.screenshot();
     await page.mouse.up();
     await page.getByText('Ada Lovelace moved to In review.').waitFor();
     await page.getByTestId('column-IN_REVIEW').getByTestId(`card-${application.id}`).waitFor();
 
     // With the keyboard: the card's "Move to" select, In review -> Interview.
-    await card.getByRole('textbox', { name: 'Move Ada Lovelace to' }).focus();
+    await card.getByRole('combobox', { name: 'Move Ada Lovelace to' }).focus();
+    await page.keyboard.press('ArrowDown'); // opens the list on the current stage
+    await page.getByRole('option', { name: 'In review', selected: true }).waitFor();
     await page.keyboard.press('ArrowDown');
-    await page.getByRole('option', { name: 'Interview' }).click();
+    await page.keyboard.press('Enter');
     await page.getByText('Ada Lovelace moved to Interview.').waitFor();
     expect((await api(`/public/v1/applications/${application.id}`)).status).toBe('INTERVIEW');
 
     // Someone else moves it first (Interview -> Offer); the board still shows Interview.
     await api(`/public/v1/applications/${application.id}/status`, 'PATCH', { status: 'OFFER', expectedStatus: 'INTERVIEW' });
-    await card.getByRole('textbox', { name: 'Move Ada Lovelace to' }).click();
+    await card.getByRole('combobox', { name: 'Move Ada Lovelace to' }).click();
     await page.getByRole('option', { name: 'Hired' }).click();
     await page.getByText(/Someone else moved Ada Lovelace first/).waitFor();
     expect((await api(`/public/v1/applications/${application.id}`)).status).toBe('OFFER');
