@@ -7,8 +7,11 @@ import { openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { buildDeps } from '../src/deps.ts';
 
-/** The public base URL the checked-in document names (the server's default). */
-export const DOCUMENT_BASE_URL = 'http://localhost:3000';
+/**
+ * The base URL the checked-in document names (a served document names the server's BASE_URL): a
+ * reserved `.example` name, as the SDK is always given the real one.
+ */
+export const DOCUMENT_BASE_URL = 'https://api.recruiting.example';
 
 export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
   const database = await openDatabase({});

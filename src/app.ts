@@ -15,11 +15,13 @@ import {
   accessLogPlugin,
   authFailureLimitPlugin,
   authPlugin,
+  deprecationPlugin,
   errorHandlingPlugin,
   httpsOnlyPlugin,
   idempotencyPlugin,
   jsonBodyPlugin,
   openApiPlugin,
+  paginationPlugin,
   rateLimitPlugin,
   requestIdPlugin,
   securityHeadersPlugin,
@@ -33,6 +35,8 @@ import { candidateRoutes, candidateSchemas } from './modules/candidates/routes.t
 import { applicationRoutes, applicationSchemas } from './modules/applications/routes.ts';
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
+import { eventRoutes, eventSchemas } from './modules/events/routes.ts';
+import { privacyRoutes, privacySchemas } from './modules/privacy/routes.ts';
 import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas.ts';
 import { webhookBacklog } from './modules/webhooks/service.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -55,6 +59,8 @@ const SHARED_SCHEMAS = [
   ...referenceDataSchemas,
   ...jobListingSchemas,
   ...candidateSchemas,
+  ...eventSchemas,
+  ...privacySchemas,
   ...applicationSchemas,
   ...analyticsSchemas,
   ...webhookSchemas,
@@ -120,12 +126,14 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(securityHeadersPlugin, { https: deps.config.mode === 'production' || Boolean(deps.config.tls) });
   await app.register(jsonBodyPlugin);
   await app.register(errorHandlingPlugin);
+  await app.register(deprecationPlugin);
+  await app.register(paginationPlugin);
   if (deps.config.mode === 'production') await app.register(httpsOnlyPlugin);
   await app.register(authPlugin, { ctx });
   await app.register(rateLimitPlugin, { store: deps.rateLimitStore, limitPerMinute: config.rateLimitPerMinute, clock: deps.clock });
   await app.register(authFailureLimitPlugin, { store: deps.rateLimitStore, failuresPerMinute: config.authFailuresPerMinute, clock: deps.clock });
   await app.register(idempotencyPlugin, { ctx, leaseMs: config.idempotencyLeaseSeconds * 1000 });
-  await app.register(openApiPlugin, { config: deps.config, webhooks: webhookEventsOpenApi() });
+  await app.register(openApiPlugin, { config: deps.config, events: webhookEventsOpenApi() });
   registerHealth(app, deps.database);
   if (deps.config.metricsPort === undefined) registerMetricsRoute(app, metrics, deps.config.metricsToken);
 
@@ -135,6 +143,8 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(applicationRoutes);
   await app.register(analyticsRoutes);
   await app.register(webhookRoutes);
+  await app.register(eventRoutes);
+  await app.register(privacyRoutes);
   await app.register(apiKeyRoutes);
 
   // The authorization server under /oauth2 and its sign-in pages. Keys come from the settings or

@@ -354,7 +354,8 @@ export function loadConfig(env: Env = process.env): Config {
     metricsPort: optionalPort(env, 'METRICS_PORT'),
     workerMetricsPort: optionalPort(env, 'WORKER_METRICS_PORT'),
     retention: {
-      eventsDays: integer(env, 'RETENTION_EVENTS_DAYS', 30, 1, 3650),
+      // Not below 30: the event feed (GET /public/v1/events) promises 30 days of events.
+      eventsDays: integer(env, 'RETENTION_EVENTS_DAYS', 30, 30, 3650),
       deliveriesDays: integer(env, 'RETENTION_DELIVERIES_DAYS', 30, 1, 3650),
       // Not below the 24-hour replay window: a retry within it must still find its key.
       idempotencyHours: integer(env, 'RETENTION_IDEMPOTENCY_HOURS', 24, 24, 24 * 365),

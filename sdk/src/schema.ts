@@ -70,7 +70,7 @@ export interface paths {
         };
         /**
          * List job listings
-         * @description The company's listings, newest first (createdAt descending, then id). Filters: `status` (repeatable; ARCHIVED listings are listed only when asked for by status) and `updatedSince`. Items carry exactly id, status, position (value and translated only), positionType, workPlaceType and createdAt; each position is in the best language available for that listing, and `Content-Language` lists the languages of the page.
+         * @description The company's listings, newest first (createdAt descending, then id); with `updatedSince`, in the order they changed ((updatedAt, id) ascending) so a sync can resume from `resumeCursor`. Filters: `status` (repeatable; ARCHIVED listings are listed only when asked for by status) and `updatedSince`. Page by `page` or by `cursor` (`nextCursor` of the previous page). Items carry exactly id, status, position (value and translated only), positionType, workPlaceType and createdAt; each position is in the best language available for that listing, and `Content-Language` lists the languages of the page.
          *
          *     **Languages.** Texts are written in the listing's source `language` (set on create; default the company's default language). Send `Accept-Language` (q-values honoured; de-CH falls back to de) to read them in another language; the response names the language served in `Content-Language`. Each text object carries `value` (the translation when one exists, else the original with `translated: false`), `original` and `sourceLanguage`. `translationType` is HUMAN for translations given through PUT .../translations/{lang} and AI for machine translations, made only when the server is configured with a translation service (none by default): then a missing translation is made on the first request for that language and kept. A HUMAN translation always wins over an AI one. Editing an original retires its translations.
          *
@@ -122,7 +122,7 @@ export interface paths {
         head?: never;
         /**
          * Update a job listing (merge)
-         * @description Partial update: fields left out keep their value, `null` clears a field, `address` merges part by part, arrays (skills, benefits, hiringProcessSteps, jobListingTags, jobListingRequirements) replace the whole list. Texts are in the listing's source language; changing one retires its translations. Allowed in every status but ARCHIVED (409). Validation as on create.
+         * @description Partial update: fields left out keep their value, `null` clears a field, `address` merges part by part, arrays (skills, benefits, hiringProcessSteps, jobListingTags, jobListingRequirements) replace the whole list. Texts are in the listing's source language; changing one retires its translations. Allowed in every status but ARCHIVED (409). Validation as on create. Optimistic concurrency: send the `ETag` of your last read as `If-Match` and the update happens only if nobody changed the listing since (else 412 PRECONDITION_FAILED); the answer carries the new ETag.
          *
          *     Requires scope `jobs:write`.
          */
@@ -263,7 +263,13 @@ export interface paths {
         get: operations["getCandidate"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Erase a candidate (personal data request)
+         * @description Erases the person, in one transaction: their name, e-mail, phone, headline, location, skills and links; the cover letters and stage-move reasons of their applications; and every copy kept in stored events, webhook delivery logs (bodies sent and answers received) and stored idempotent answers. Their applications stay, anonymized, so pipeline statistics keep their counts. Emits `candidate.erased` with ids only. Answers 204; the candidate answers 404 from then on (a second erasure too).
+         *
+         *     Requires scope `candidates:write`.
+         */
+        delete: operations["eraseCandidate"];
         options?: never;
         head?: never;
         patch?: never;
@@ -424,7 +430,7 @@ export interface paths {
          * Create a webhook subscription
          * @description Answers the subscription with its signing `secret`, shown only this once. A company has at most 100 subscriptions (active or not): the next create answers 422 VALIDATION_ERROR; delete one first, or list several events in one subscription.
          *
-         *     Events: `application.created`, `application.status_changed`, `candidate.created`, `job_listing.created`, `job_listing.updated`, `job_listing.published`, `job_listing.closed`, `job_listing.archived`, `job_listing.deleted`, `ping`.
+         *     Events: `application.created`, `application.status_changed`, `candidate.created`, `candidate.erased`, `job_listing.created`, `job_listing.updated`, `job_listing.published`, `job_listing.closed`, `job_listing.archived`, `job_listing.deleted`, `ping`.
          *
          *     Each event is POSTed as JSON `{ id, type, timestamp, companyId, data }` and signed the
          *     [Standard Webhooks](https://www.standardwebhooks.com) way: headers `webhook-id` (the event id, the same on every
@@ -556,6 +562,50 @@ export interface paths {
          *     Requires scope `webhooks:manage`.
          */
         post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the event feed
+         * @description The company's events (the same ones webhooks deliver, deletions included), oldest first, kept at least 30 days. Read it by `cursor`: `nextCursor` leads to the next page (null once caught up) and `resumeCursor` is where to continue later, also on the last page. The order is the order in which changes committed: a position answered once never gets an event behind it later, so a reader that resumes from its last `resumeCursor` misses nothing and sees nothing twice. A key reads the events of the resource types it may read: `job_listing.*` with `jobs:read`, `application.*` with `applications:read`, `candidate.*` with `candidates:read` (403 without any of them, or for a `type` it may not read).
+         *
+         *     Any valid API key.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/candidates/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a candidate's data (personal data request)
+         * @description Everything the service stores about the person, as one JSON document: the candidate, their applications with cover letters and full stage history, the stored events that name them, and the webhook deliveries that carried those events.
+         *
+         *     Requires scope `candidates:read`.
+         */
+        get: operations["exportCandidate"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -738,45 +788,156 @@ export interface paths {
                 /** @description The company's settings. */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *       "name": "Engineering",
+                         *       "defaultLanguage": "Example text",
+                         *       "requiresListingReview": true,
+                         *       "createdAt": "2026-03-02T09:30:00.000Z",
+                         *       "updatedAt": "2026-03-02T09:30:00.000Z"
+                         *     }
+                         */
                         "application/json": components["schemas"]["CompanySettings"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked API key */
                 401: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 401,
+                         *       "error": "UNAUTHORIZED",
+                         *       "message": "Missing, invalid, expired or revoked API key",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/company"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The key lacks the required scope (named in details) */
+                403: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": 403,
+                         *       "error": "FORBIDDEN",
+                         *       "message": "The key lacks the required scope (named in details)",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/company"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Request validation failed; details lists the failing fields */
+                422: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": 422,
+                         *       "error": "VALIDATION_ERROR",
+                         *       "message": "Request validation failed; details lists the failing fields",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/company",
+                         *       "details": [
+                         *         {
+                         *           "field": "position",
+                         *           "message": "is required"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Rate limit exceeded; see Retry-After */
                 429: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 429,
+                         *       "error": "TOO_MANY_REQUESTS",
+                         *       "message": "Rate limit exceeded; see Retry-After",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/company"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Server fault (no internals are shown) */
                 500: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 500,
+                         *       "error": "INTERNAL_ERROR",
+                         *       "message": "Server fault (no internals are shown)",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/company"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
                 503: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 503,
+                         *       "error": "SERVICE_UNAVAILABLE",
+                         *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/company"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
@@ -814,90 +975,219 @@ export interface paths {
                 /** @description The company's settings. */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *       "name": "Engineering",
+                         *       "defaultLanguage": "Example text",
+                         *       "requiresListingReview": true,
+                         *       "createdAt": "2026-03-02T09:30:00.000Z",
+                         *       "updatedAt": "2026-03-02T09:30:00.000Z"
+                         *     }
+                         */
                         "application/json": components["schemas"]["CompanySettings"];
                     };
                 };
                 /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
                 400: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 400,
+                         *       "error": "BAD_REQUEST",
+                         *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/company"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked API key */
                 401: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 401,
+                         *       "error": "UNAUTHORIZED",
+                         *       "message": "Missing, invalid, expired or revoked API key",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/company"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description The key lacks the required scope (named in details) */
                 403: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 403,
+                         *       "error": "FORBIDDEN",
+                         *       "message": "The key lacks the required scope (named in details)",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/company"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Body larger than 1 MB */
                 413: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 413,
+                         *       "error": "PAYLOAD_TOO_LARGE",
+                         *       "message": "Body larger than 1 MB",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/company"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Body is not JSON */
                 415: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 415,
+                         *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                         *       "message": "Body is not JSON",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/company"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Request validation failed; details lists the failing fields */
                 422: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 422,
+                         *       "error": "VALIDATION_ERROR",
+                         *       "message": "Request validation failed; details lists the failing fields",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/company",
+                         *       "details": [
+                         *         {
+                         *           "field": "position",
+                         *           "message": "is required"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Rate limit exceeded; see Retry-After */
                 429: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 429,
+                         *       "error": "TOO_MANY_REQUESTS",
+                         *       "message": "Rate limit exceeded; see Retry-After",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/company"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Server fault (no internals are shown) */
                 500: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 500,
+                         *       "error": "INTERNAL_ERROR",
+                         *       "message": "Server fault (no internals are shown)",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/company"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
                 503: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 503,
+                         *       "error": "SERVICE_UNAVAILABLE",
+                         *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/company"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
@@ -937,117 +1227,423 @@ export interface paths {
                 /** @description A job listing, with its texts in the language of the response. */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                         *       "status": "DRAFT",
+                         *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                         *       "position": {
+                         *         "value": "Example text",
+                         *         "original": "Example text",
+                         *         "sourceLanguage": "en",
+                         *         "translated": false,
+                         *         "translationType": "HUMAN"
+                         *       },
+                         *       "positionType": "FULL_TIME",
+                         *       "workPlaceType": "REMOTE",
+                         *       "address": {
+                         *         "street": "Friedrichstraße 68",
+                         *         "city": "Berlin",
+                         *         "state": "Example text",
+                         *         "country": "DE",
+                         *         "postalCode": "10117",
+                         *         "latitude": 52.5163,
+                         *         "longitude": 13.3889
+                         *       },
+                         *       "isStartDate": true,
+                         *       "startDate": "2026-06-30",
+                         *       "jobDescription": {
+                         *         "value": "Example text",
+                         *         "original": "Example text",
+                         *         "sourceLanguage": "en",
+                         *         "translated": false,
+                         *         "translationType": "HUMAN"
+                         *       },
+                         *       "requirementsSummary": {
+                         *         "value": "Example text",
+                         *         "original": "Example text",
+                         *         "sourceLanguage": "en",
+                         *         "translated": false,
+                         *         "translationType": "HUMAN"
+                         *       },
+                         *       "personalQualitiesSummary": {
+                         *         "value": "Example text",
+                         *         "original": "Example text",
+                         *         "sourceLanguage": "en",
+                         *         "translated": false,
+                         *         "translationType": "HUMAN"
+                         *       },
+                         *       "skills": [
+                         *         {
+                         *           "value": {
+                         *             "value": "Example text",
+                         *             "original": "Example text",
+                         *             "sourceLanguage": "en",
+                         *             "translated": false,
+                         *             "translationType": "HUMAN"
+                         *           },
+                         *           "type": "SKILL",
+                         *           "expertType": "BEGINNER",
+                         *           "languageProficiency": "A1",
+                         *           "drivingClass": "AM"
+                         *         }
+                         *       ],
+                         *       "currency": "EUR",
+                         *       "salaryBase": 72000,
+                         *       "isSalaryMax": true,
+                         *       "salaryMax": 86000,
+                         *       "salaryType": "GROSS",
+                         *       "paymentInterval": "HOURLY",
+                         *       "salaryDescription": {
+                         *         "value": "Example text",
+                         *         "original": "Example text",
+                         *         "sourceLanguage": "en",
+                         *         "translated": false,
+                         *         "translationType": "HUMAN"
+                         *       },
+                         *       "benefits": [
+                         *         {
+                         *           "value": "Example text",
+                         *           "original": "Example text",
+                         *           "sourceLanguage": "en",
+                         *           "translated": false,
+                         *           "translationType": "HUMAN"
+                         *         }
+                         *       ],
+                         *       "educationLevel": "NONE",
+                         *       "fieldOfStudy": {
+                         *         "value": "Example text",
+                         *         "original": "Example text",
+                         *         "sourceLanguage": "en",
+                         *         "translated": false,
+                         *         "translationType": "HUMAN"
+                         *       },
+                         *       "yearsOfExperience": 5,
+                         *       "availableForEveryCountry": true,
+                         *       "numberOfPositionsOpened": 2,
+                         *       "jobListingEndDate": "2026-06-30",
+                         *       "referenceNumber": "ENG-2026-014",
+                         *       "hiringProcessSteps": [
+                         *         {
+                         *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *           "stepOrder": 1,
+                         *           "stepName": {
+                         *             "value": "Example text",
+                         *             "original": "Example text",
+                         *             "sourceLanguage": "en",
+                         *             "translated": false,
+                         *             "translationType": "HUMAN"
+                         *           },
+                         *           "description": {
+                         *             "value": "Example text",
+                         *             "original": "Example text",
+                         *             "sourceLanguage": "en",
+                         *             "translated": false,
+                         *             "translationType": "HUMAN"
+                         *           }
+                         *         }
+                         *       ],
+                         *       "jobListingTags": [
+                         *         {
+                         *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                         *         }
+                         *       ],
+                         *       "jobListingRequirements": [
+                         *         {
+                         *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *           "requirementText": "Right to work in the EU"
+                         *         }
+                         *       ],
+                         *       "rejectionReason": "Example text",
+                         *       "createdAt": "2026-03-02T09:30:00.000Z",
+                         *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                         *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                         *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                         *       "closedAt": "2026-03-02T09:30:00.000Z"
+                         *     }
+                         */
                         "application/json": components["schemas"]["JobListing"];
                     };
                 };
                 /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
                 400: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 400,
+                         *       "error": "BAD_REQUEST",
+                         *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/approve"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked API key */
                 401: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 401,
+                         *       "error": "UNAUTHORIZED",
+                         *       "message": "Missing, invalid, expired or revoked API key",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/approve"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description The key lacks the required scope (named in details) */
                 403: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 403,
+                         *       "error": "FORBIDDEN",
+                         *       "message": "The key lacks the required scope (named in details)",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/approve"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description The addressed resource does not exist (or belongs to another company) */
                 404: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 404,
+                         *       "error": "NOT_FOUND",
+                         *       "message": "The addressed resource does not exist (or belongs to another company)",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/approve"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description The request conflicts with the current state of the resource */
                 409: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 409,
+                         *       "error": "CONFLICT",
+                         *       "message": "The request conflicts with the current state of the resource",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/approve"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Body larger than 1 MB */
                 413: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 413,
+                         *       "error": "PAYLOAD_TOO_LARGE",
+                         *       "message": "Body larger than 1 MB",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/approve"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description A path parameter is too long */
                 414: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 414,
+                         *       "error": "URI_TOO_LONG",
+                         *       "message": "A path parameter is too long",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/approve"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Body is not JSON */
                 415: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 415,
+                         *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                         *       "message": "Body is not JSON",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/approve"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Request validation failed; details lists the failing fields */
                 422: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 422,
+                         *       "error": "VALIDATION_ERROR",
+                         *       "message": "Request validation failed; details lists the failing fields",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/approve",
+                         *       "details": [
+                         *         {
+                         *           "field": "position",
+                         *           "message": "is required"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Rate limit exceeded; see Retry-After */
                 429: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 429,
+                         *       "error": "TOO_MANY_REQUESTS",
+                         *       "message": "Rate limit exceeded; see Retry-After",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/approve"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Server fault (no internals are shown) */
                 500: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 500,
+                         *       "error": "INTERNAL_ERROR",
+                         *       "message": "Server fault (no internals are shown)",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/approve"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
                 503: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 503,
+                         *       "error": "SERVICE_UNAVAILABLE",
+                         *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/approve"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
@@ -1098,117 +1694,423 @@ export interface paths {
                 /** @description A job listing, with its texts in the language of the response. */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                         *       "status": "DRAFT",
+                         *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                         *       "position": {
+                         *         "value": "Example text",
+                         *         "original": "Example text",
+                         *         "sourceLanguage": "en",
+                         *         "translated": false,
+                         *         "translationType": "HUMAN"
+                         *       },
+                         *       "positionType": "FULL_TIME",
+                         *       "workPlaceType": "REMOTE",
+                         *       "address": {
+                         *         "street": "Friedrichstraße 68",
+                         *         "city": "Berlin",
+                         *         "state": "Example text",
+                         *         "country": "DE",
+                         *         "postalCode": "10117",
+                         *         "latitude": 52.5163,
+                         *         "longitude": 13.3889
+                         *       },
+                         *       "isStartDate": true,
+                         *       "startDate": "2026-06-30",
+                         *       "jobDescription": {
+                         *         "value": "Example text",
+                         *         "original": "Example text",
+                         *         "sourceLanguage": "en",
+                         *         "translated": false,
+                         *         "translationType": "HUMAN"
+                         *       },
+                         *       "requirementsSummary": {
+                         *         "value": "Example text",
+                         *         "original": "Example text",
+                         *         "sourceLanguage": "en",
+                         *         "translated": false,
+                         *         "translationType": "HUMAN"
+                         *       },
+                         *       "personalQualitiesSummary": {
+                         *         "value": "Example text",
+                         *         "original": "Example text",
+                         *         "sourceLanguage": "en",
+                         *         "translated": false,
+                         *         "translationType": "HUMAN"
+                         *       },
+                         *       "skills": [
+                         *         {
+                         *           "value": {
+                         *             "value": "Example text",
+                         *             "original": "Example text",
+                         *             "sourceLanguage": "en",
+                         *             "translated": false,
+                         *             "translationType": "HUMAN"
+                         *           },
+                         *           "type": "SKILL",
+                         *           "expertType": "BEGINNER",
+                         *           "languageProficiency": "A1",
+                         *           "drivingClass": "AM"
+                         *         }
+                         *       ],
+                         *       "currency": "EUR",
+                         *       "salaryBase": 72000,
+                         *       "isSalaryMax": true,
+                         *       "salaryMax": 86000,
+                         *       "salaryType": "GROSS",
+                         *       "paymentInterval": "HOURLY",
+                         *       "salaryDescription": {
+                         *         "value": "Example text",
+                         *         "original": "Example text",
+                         *         "sourceLanguage": "en",
+                         *         "translated": false,
+                         *         "translationType": "HUMAN"
+                         *       },
+                         *       "benefits": [
+                         *         {
+                         *           "value": "Example text",
+                         *           "original": "Example text",
+                         *           "sourceLanguage": "en",
+                         *           "translated": false,
+                         *           "translationType": "HUMAN"
+                         *         }
+                         *       ],
+                         *       "educationLevel": "NONE",
+                         *       "fieldOfStudy": {
+                         *         "value": "Example text",
+                         *         "original": "Example text",
+                         *         "sourceLanguage": "en",
+                         *         "translated": false,
+                         *         "translationType": "HUMAN"
+                         *       },
+                         *       "yearsOfExperience": 5,
+                         *       "availableForEveryCountry": true,
+                         *       "numberOfPositionsOpened": 2,
+                         *       "jobListingEndDate": "2026-06-30",
+                         *       "referenceNumber": "ENG-2026-014",
+                         *       "hiringProcessSteps": [
+                         *         {
+                         *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *           "stepOrder": 1,
+                         *           "stepName": {
+                         *             "value": "Example text",
+                         *             "original": "Example text",
+                         *             "sourceLanguage": "en",
+                         *             "translated": false,
+                         *             "translationType": "HUMAN"
+                         *           },
+                         *           "description": {
+                         *             "value": "Example text",
+                         *             "original": "Example text",
+                         *             "sourceLanguage": "en",
+                         *             "translated": false,
+                         *             "translationType": "HUMAN"
+                         *           }
+                         *         }
+                         *       ],
+                         *       "jobListingTags": [
+                         *         {
+                         *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                         *         }
+                         *       ],
+                         *       "jobListingRequirements": [
+                         *         {
+                         *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *           "requirementText": "Right to work in the EU"
+                         *         }
+                         *       ],
+                         *       "rejectionReason": "Example text",
+                         *       "createdAt": "2026-03-02T09:30:00.000Z",
+                         *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                         *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                         *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                         *       "closedAt": "2026-03-02T09:30:00.000Z"
+                         *     }
+                         */
                         "application/json": components["schemas"]["JobListing"];
                     };
                 };
                 /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
                 400: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 400,
+                         *       "error": "BAD_REQUEST",
+                         *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/reject"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked API key */
                 401: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 401,
+                         *       "error": "UNAUTHORIZED",
+                         *       "message": "Missing, invalid, expired or revoked API key",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/reject"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description The key lacks the required scope (named in details) */
                 403: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 403,
+                         *       "error": "FORBIDDEN",
+                         *       "message": "The key lacks the required scope (named in details)",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/reject"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description The addressed resource does not exist (or belongs to another company) */
                 404: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 404,
+                         *       "error": "NOT_FOUND",
+                         *       "message": "The addressed resource does not exist (or belongs to another company)",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/reject"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description The request conflicts with the current state of the resource */
                 409: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 409,
+                         *       "error": "CONFLICT",
+                         *       "message": "The request conflicts with the current state of the resource",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/reject"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Body larger than 1 MB */
                 413: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 413,
+                         *       "error": "PAYLOAD_TOO_LARGE",
+                         *       "message": "Body larger than 1 MB",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/reject"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description A path parameter is too long */
                 414: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 414,
+                         *       "error": "URI_TOO_LONG",
+                         *       "message": "A path parameter is too long",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/reject"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Body is not JSON */
                 415: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 415,
+                         *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                         *       "message": "Body is not JSON",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/reject"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Request validation failed; details lists the failing fields */
                 422: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 422,
+                         *       "error": "VALIDATION_ERROR",
+                         *       "message": "Request validation failed; details lists the failing fields",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/reject",
+                         *       "details": [
+                         *         {
+                         *           "field": "position",
+                         *           "message": "is required"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Rate limit exceeded; see Retry-After */
                 429: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 429,
+                         *       "error": "TOO_MANY_REQUESTS",
+                         *       "message": "Rate limit exceeded; see Retry-After",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/reject"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description Server fault (no internals are shown) */
                 500: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 500,
+                         *       "error": "INTERNAL_ERROR",
+                         *       "message": "Server fault (no internals are shown)",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/reject"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
                 /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
                 503: {
                     headers: {
+                        "X-Request-Id": components["headers"]["XRequestId"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": 503,
+                         *       "error": "SERVICE_UNAVAILABLE",
+                         *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                         *       "timestamp": "2026-03-02T09:30:00.000Z",
+                         *       "path": "/settings/job-listings/x/reject"
+                         *     }
+                         */
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
@@ -1235,47 +2137,7 @@ export interface webhooks {
          * Sent when an application is created (submitted through the API or the dashboard)
          * @description Sent to every active subscription listing `application.created`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "application.created";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: {
-                            application: components["schemas"]["ApplicationSummary"];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onApplicationCreatedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1295,52 +2157,7 @@ export interface webhooks {
          * Sent when an application moves to another pipeline stage
          * @description Sent to every active subscription listing `application.status_changed`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "application.status_changed";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: {
-                            application: components["schemas"]["ApplicationSummary"];
-                            /** @enum {string} */
-                            previousStatus: "ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED" | "REJECTED" | "WITHDRAWN";
-                            /** @enum {string} */
-                            newStatus: "ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED" | "REJECTED" | "WITHDRAWN";
-                            reason: string | null;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onApplicationStatusChangedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1360,47 +2177,27 @@ export interface webhooks {
          * Sent when a candidate is created (by an application, an import or the dashboard)
          * @description Sent to every active subscription listing `candidate.created`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "candidate.created";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: {
-                            candidate: components["schemas"]["Candidate"];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
+        post: operations["onCandidateCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "candidate.erased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        get?: never;
+        put?: never;
+        /**
+         * Sent when a candidate is erased on request (DELETE /candidates/{id}): their personal data is gone from the service, stored events and delivery logs included; delete your copy too
+         * @description Sent to every active subscription listing `candidate.erased`. Verify the signature before trusting the body (docs/webhooks.md).
+         */
+        post: operations["onCandidateErasedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1420,45 +2217,7 @@ export interface webhooks {
          * Sent when a job listing is created (as DRAFT)
          * @description Sent to every active subscription listing `job_listing.created`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "job_listing.created";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: components["schemas"]["JobListing"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onJobListingCreatedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1478,45 +2237,7 @@ export interface webhooks {
          * Sent when a job listing's fields or translations change
          * @description Sent to every active subscription listing `job_listing.updated`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "job_listing.updated";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: components["schemas"]["JobListing"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onJobListingUpdatedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1536,45 +2257,7 @@ export interface webhooks {
          * Sent when a listing becomes ACTIVE (published, approved or reopened)
          * @description Sent to every active subscription listing `job_listing.published`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "job_listing.published";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: components["schemas"]["JobListing"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onJobListingPublishedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1594,45 +2277,7 @@ export interface webhooks {
          * Sent when a listing is closed, by hand or because it expired
          * @description Sent to every active subscription listing `job_listing.closed`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "job_listing.closed";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: components["schemas"]["JobListing"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onJobListingClosedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1652,45 +2297,7 @@ export interface webhooks {
          * Sent when a listing is archived
          * @description Sent to every active subscription listing `job_listing.archived`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "job_listing.archived";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: components["schemas"]["JobListing"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onJobListingArchivedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1710,45 +2317,7 @@ export interface webhooks {
          * Sent when a DRAFT listing is deleted
          * @description Sent to every active subscription listing `job_listing.deleted`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "job_listing.deleted";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: components["schemas"]["JobListing"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onJobListingDeletedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1768,48 +2337,7 @@ export interface webhooks {
          * Sent when POST /webhooks/{id}/test is called (sent to that subscription only)
          * @description Sent to every active subscription listing `ping`. Verify the signature before trusting the body (docs/webhooks.md).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @constant */
-                        type: "ping";
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        data: {
-                            /** Format: uuid */
-                            subscriptionId: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within 10 s) is retried */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onPingEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1823,8 +2351,11 @@ export interface components {
         ErrorEnvelope: {
             /** @description HTTP status */
             status: number;
-            /** @description Error code, e.g. VALIDATION_ERROR */
-            error: string;
+            /**
+             * @description Error code: what went wrong, for programs (the message is for people)
+             * @enum {string}
+             */
+            error: "NOT_FOUND" | "CONFLICT" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "BAD_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "WEBHOOK_UNREACHABLE" | "SIGN_IN_EXPIRED" | "EMAIL_NOT_VERIFIED" | "PRECONDITION_FAILED" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
             /** @description Readable reason */
             message: string;
             /** Format: date-time */
@@ -2192,6 +2723,81 @@ export interface components {
                 applicationResult: ("created" | "existing") | null;
             }[];
         };
+        /** @description A recorded event, shaped like the body of its webhook delivery */
+        FeedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id: the same as the `webhook-id` of its deliveries
+             */
+            id: string;
+            /** @description The event name */
+            type: string;
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            /** @description As in the webhook payload of this event type */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Everything the service stores about one candidate */
+        CandidateExport: {
+            /** Format: date-time */
+            exportedAt: string;
+            candidate: components["schemas"]["Candidate"];
+            /** @description The candidate's applications to the company's listings, with their texts and history */
+            applications: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                jobListingId: string;
+                /** @description Pipeline stage */
+                status: string;
+                source: string;
+                coverLetter: string | null;
+                /** Format: date-time */
+                appliedAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** @description Every stage entered, oldest first */
+                history: {
+                    fromStatus: string | null;
+                    toStatus: string;
+                    reason: string | null;
+                    /** Format: date-time */
+                    changedAt: string;
+                }[];
+            }[];
+            /** @description Stored events that name the candidate or their applications (as delivered to webhooks) */
+            events: {
+                /** Format: uuid */
+                id: string;
+                type: string;
+                /** Format: date-time */
+                timestamp: string;
+                data: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /** @description Webhook deliveries that carried such an event (their body is the event above) */
+            webhookDeliveries: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                subscriptionId: string;
+                /** Format: uuid */
+                eventId: string;
+                eventType: string;
+                status: string;
+                attemptCount: number;
+                /** Format: date-time */
+                createdAt: string;
+            }[];
+        };
         ApplicationSummary: {
             /** Format: uuid */
             id: string;
@@ -2485,11 +3091,272 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /**
+         * application.created
+         * @description The body of a `application.created` delivery, sent when an application is created (submitted through the API or the dashboard). `data`: `{ application }`.
+         */
+        ApplicationCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "application.created";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: {
+                application: components["schemas"]["ApplicationSummary"];
+            };
+        };
+        /**
+         * application.status_changed
+         * @description The body of a `application.status_changed` delivery, sent when an application moves to another pipeline stage. `data`: `{ application, previousStatus, newStatus, reason }`.
+         */
+        ApplicationStatusChangedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "application.status_changed";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: {
+                application: components["schemas"]["ApplicationSummary"];
+                /** @enum {string} */
+                previousStatus: "ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED" | "REJECTED" | "WITHDRAWN";
+                /** @enum {string} */
+                newStatus: "ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED" | "REJECTED" | "WITHDRAWN";
+                reason: string | null;
+            };
+        };
+        /**
+         * candidate.created
+         * @description The body of a `candidate.created` delivery, sent when a candidate is created (by an application, an import or the dashboard). `data`: `{ candidate }`.
+         */
+        CandidateCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "candidate.created";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: {
+                candidate: components["schemas"]["Candidate"];
+            };
+        };
+        /**
+         * candidate.erased
+         * @description The body of a `candidate.erased` delivery, sent when a candidate is erased on request (DELETE /candidates/{id}): their personal data is gone from the service, stored events and delivery logs included; delete your copy too. `data`: `{ candidateId, applicationIds }` (ids only, no personal data).
+         */
+        CandidateErasedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "candidate.erased";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: {
+                /** Format: uuid */
+                candidateId: string;
+                /** @description Their applications, kept anonymized */
+                applicationIds: string[];
+            };
+        };
+        /**
+         * job_listing.created
+         * @description The body of a `job_listing.created` delivery, sent when a job listing is created (as DRAFT). `data`: the job listing itself.
+         */
+        JobListingCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "job_listing.created";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: components["schemas"]["JobListing"];
+        };
+        /**
+         * job_listing.updated
+         * @description The body of a `job_listing.updated` delivery, sent when a job listing's fields or translations change. `data`: the job listing itself.
+         */
+        JobListingUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "job_listing.updated";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: components["schemas"]["JobListing"];
+        };
+        /**
+         * job_listing.published
+         * @description The body of a `job_listing.published` delivery, sent when a listing becomes ACTIVE (published, approved or reopened). `data`: the job listing itself.
+         */
+        JobListingPublishedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "job_listing.published";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: components["schemas"]["JobListing"];
+        };
+        /**
+         * job_listing.closed
+         * @description The body of a `job_listing.closed` delivery, sent when a listing is closed, by hand or because it expired. `data`: the job listing itself.
+         */
+        JobListingClosedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "job_listing.closed";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: components["schemas"]["JobListing"];
+        };
+        /**
+         * job_listing.archived
+         * @description The body of a `job_listing.archived` delivery, sent when a listing is archived. `data`: the job listing itself.
+         */
+        JobListingArchivedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "job_listing.archived";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: components["schemas"]["JobListing"];
+        };
+        /**
+         * job_listing.deleted
+         * @description The body of a `job_listing.deleted` delivery, sent when a DRAFT listing is deleted. `data`: the job listing (its last state).
+         */
+        JobListingDeletedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "job_listing.deleted";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: components["schemas"]["JobListing"];
+        };
+        /**
+         * ping
+         * @description The body of a `ping` delivery, sent when POST /webhooks/{id}/test is called (sent to that subscription only). `data`: `{ subscriptionId }`.
+         */
+        PingEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "ping";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: {
+                /** Format: uuid */
+                subscriptionId: string;
+            };
+        };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The id of this request (the one given in X-Request-Id, else a new UUID); quote it when reporting a problem */
+        XRequestId: string;
+        /** @description What is left of the caller's per-minute allowance: `"per-key";r=<remaining>;t=<seconds until the window resets>` */
+        RateLimit: string;
+        /** @description The allowance: `"per-key";q=<requests>;w=<window seconds>` */
+        RateLimitPolicy: string;
+        /** @description Seconds to wait before trying again */
+        RetryAfter: string;
+        /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key (nothing ran again) */
+        IdempotentReplayed: "true";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2506,45 +3373,135 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "name": "Engineering",
+                     *         "description": "Example text",
+                     *         "subSectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Sector"][];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/sectors"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/sectors",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/sectors"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/sectors"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/sectors"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2562,45 +3519,134 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "name": "Engineering",
+                     *         "tagType": "SKILL"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Tag"][];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/tags"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/tags",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/tags"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/tags"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/tags"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2618,45 +3664,138 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "PositionType": [
+                     *         "FULL_TIME"
+                     *       ],
+                     *       "WorkPlaceType": [
+                     *         "REMOTE"
+                     *       ],
+                     *       "JobListingStatus": [
+                     *         "DRAFT"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Enums"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/enums"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/enums",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/enums"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/enums"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/enums"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2669,6 +3808,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, at most 100 */
                 size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
                 /** @description Only listings in these states; repeat the parameter for several (`?status=ACTIVE&status=CLOSED`). Without it every state but ARCHIVED is listed. */
                 status?: ("DRAFT" | "ACTIVE" | "UNDER_REVIEW" | "CLOSED" | "ARCHIVED")[];
                 /** @description Only listings changed at or after this ISO 8601 timestamp */
@@ -2688,9 +3829,37 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "status": "DRAFT",
+                     *           "position": {
+                     *             "value": "Example text",
+                     *             "translated": false
+                     *           },
+                     *           "positionType": "FULL_TIME",
+                     *           "workPlaceType": "REMOTE",
+                     *           "createdAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["JobListingListItem"][];
                         pagination: {
@@ -2702,6 +3871,10 @@ export interface operations {
                             totalElements: number;
                             /** @description Pages at this size */
                             totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
                         };
                     };
                 };
@@ -2709,54 +3882,134 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2777,6 +4030,62 @@ export interface operations {
         /** @description Texts (position, jobDescription, benefits...) are plain strings in `language`. Unknown fields: 422. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "position": "Senior Backend Engineer (Node.js)",
+                 *       "positionType": "FULL_TIME",
+                 *       "workPlaceType": "HYBRID",
+                 *       "language": "en",
+                 *       "address": {
+                 *         "street": "Friedrichstraße 68",
+                 *         "city": "Berlin",
+                 *         "country": "DE",
+                 *         "postalCode": "10117"
+                 *       },
+                 *       "jobDescription": "You design, build and run the public API behind our hiring platform, together with a team of six.",
+                 *       "requirementsSummary": "Five years or more building HTTP APIs in TypeScript; PostgreSQL in production.",
+                 *       "skills": [
+                 *         {
+                 *           "value": "TypeScript",
+                 *           "type": "SOFTWARE",
+                 *           "expertType": "ADVANCED"
+                 *         },
+                 *         {
+                 *           "value": "German",
+                 *           "type": "LANGUAGE",
+                 *           "languageProficiency": "B2"
+                 *         }
+                 *       ],
+                 *       "currency": "EUR",
+                 *       "salaryBase": 72000,
+                 *       "isSalaryMax": true,
+                 *       "salaryMax": 86000,
+                 *       "salaryType": "GROSS",
+                 *       "paymentInterval": "YEARLY",
+                 *       "benefits": [
+                 *         "30 days of paid holiday",
+                 *         "Public transport ticket"
+                 *       ],
+                 *       "educationLevel": "BACHELOR",
+                 *       "yearsOfExperience": 5,
+                 *       "numberOfPositionsOpened": 2,
+                 *       "referenceNumber": "ENG-2026-014",
+                 *       "hiringProcessSteps": [
+                 *         {
+                 *           "stepName": "Phone screen",
+                 *           "description": "30 minutes with the hiring manager"
+                 *         },
+                 *         {
+                 *           "stepName": "Technical interview"
+                 *         }
+                 *       ],
+                 *       "jobListingRequirements": [
+                 *         {
+                 *           "requirementText": "Right to work in the EU"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description The position, as a plain string in `language` */
                     position: string;
@@ -2855,99 +4164,379 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2961,6 +4550,7 @@ export interface operations {
                 "accept-language"?: string;
             };
             path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
             };
             cookie?: never;
@@ -2972,90 +4562,351 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    /** @description Version of this representation (the listing in this language): send it as If-Match on PATCH */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3066,6 +4917,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
             };
             cookie?: never;
@@ -3075,6 +4927,9 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3082,108 +4937,260 @@ export interface operations {
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3195,8 +5202,11 @@ export interface operations {
             header?: {
                 /** @description Languages wanted, e.g. `de-CH, de;q=0.9, en;q=0.5`; see the language rules. */
                 "accept-language"?: string;
+                /** @description The ETag of the listing as last read (GET, in the same Accept-Language): the update happens only if the listing is still in that version, else 412. `*` matches any version. */
+                "if-match"?: string;
             };
             path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
             };
             cookie?: never;
@@ -3204,6 +5214,17 @@ export interface operations {
         /** @description Merge patch: fields left out keep their value, null clears a field, arrays replace the whole list. Texts are plain strings in the listing's source language (use PUT .../translations/{lang} for other languages). The source language itself cannot change. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "position": "Staff Backend Engineer (Node.js)",
+                 *       "salaryMax": 95000,
+                 *       "benefits": [
+                 *         "30 days of paid holiday",
+                 *         "Public transport ticket",
+                 *         "Learning budget of 1,500 EUR a year"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     position?: string;
                     /** @enum {unknown} */
@@ -3279,117 +5300,435 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    /** @description Version of this representation (the listing in this language): send it as If-Match on PATCH */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description If-Match does not match the current ETag of the resource: it changed since it was read */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 412,
+                     *       "error": "PRECONDITION_FAILED",
+                     *       "message": "If-Match does not match the current ETag of the resource: it changed since it was read",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3405,6 +5744,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
             };
             cookie?: never;
@@ -3416,117 +5756,423 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3542,6 +6188,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
             };
             cookie?: never;
@@ -3553,117 +6200,423 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3679,6 +6632,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
             };
             cookie?: never;
@@ -3690,117 +6644,423 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3814,8 +7074,12 @@ export interface operations {
                 "accept-language"?: string;
             };
             path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
-                /** @description BCP 47 tag of the translation, e.g. de or pt-BR */
+                /**
+                 * @description BCP 47 tag of the translation, e.g. de or pt-BR
+                 * @example de
+                 */
                 lang: string;
             };
             cookie?: never;
@@ -3823,6 +7087,12 @@ export interface operations {
         /** @description A HUMAN translation of the listing's texts into {lang}. It replaces any earlier human translation into that language: texts left out have none afterwards. A text can only be translated if the listing has it. A human translation always wins over a machine (AI) one. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "position": "Senior Backend-Entwickler:in (Node.js)",
+                 *       "jobDescription": "Du entwirfst, baust und betreibst die öffentliche API unserer Recruiting-Plattform, in einem Team von sechs Leuten."
+                 *     }
+                 */
                 "application/json": {
                     position?: string;
                     jobDescription?: string;
@@ -3852,117 +7122,412 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3975,6 +7540,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, at most 100 */
                 size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
                 /** @description Full-text search over name, email, headline and skills. Every word must match, as a word or the start of one ("jav" finds "Java"); results are ordered by relevance. */
                 q?: string;
                 /** @description Only candidates changed at or after this time */
@@ -3989,9 +7556,44 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "firstName": "Ada",
+                     *           "lastName": "Lovelace",
+                     *           "headline": "Analytical engine programmer",
+                     *           "email": "ada.lovelace@example.com",
+                     *           "phone": "+44 20 7946 0958",
+                     *           "location": "London, GB",
+                     *           "skills": [
+                     *             "Example text"
+                     *           ],
+                     *           "links": [
+                     *             "Example text"
+                     *           ],
+                     *           "source": "Example text",
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Candidate"][];
                         pagination: {
@@ -4003,6 +7605,10 @@ export interface operations {
                             totalElements: number;
                             /** @description Pages at this size */
                             totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
                         };
                     };
                 };
@@ -4010,54 +7616,134 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4068,6 +7754,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
                 id: string;
             };
             cookie?: never;
@@ -4077,90 +7764,504 @@ export interface operations {
             /** @description The full candidate profile */
             200: {
                 headers: {
+                    /** @description Version of this representation (changes whenever the answer would) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "firstName": "Ada",
+                     *       "lastName": "Lovelace",
+                     *       "headline": "Analytical engine programmer",
+                     *       "email": "ada.lovelace@example.com",
+                     *       "phone": "+44 20 7946 0958",
+                     *       "location": "London, GB",
+                     *       "skills": [
+                     *         "Example text"
+                     *       ],
+                     *       "links": [
+                     *         "Example text"
+                     *       ],
+                     *       "source": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "applications": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "status": "ACTIVE",
+                     *           "source": "Example text",
+                     *           "appliedAt": "2026-03-02T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CandidateProfile"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    eraseCandidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Erased */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4178,6 +8279,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "candidates": [
+                 *         {
+                 *           "firstName": "Grace",
+                 *           "lastName": "Hopper",
+                 *           "email": "grace.hopper@example.com",
+                 *           "phone": "+1 212 555 0143",
+                 *           "headline": "Compiler engineer",
+                 *           "location": "New York, US",
+                 *           "skills": [
+                 *             "COBOL",
+                 *             "Compilers"
+                 *           ],
+                 *           "links": [
+                 *             "https://www.linkedin.com/in/grace-hopper-example"
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -4202,99 +8325,256 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created": 1,
+                     *       "updated": 1,
+                     *       "applicationsCreated": 1,
+                     *       "results": [
+                     *         {
+                     *           "index": 1,
+                     *           "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *           "email": "ada.lovelace@example.com",
+                     *           "result": "created",
+                     *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *           "applicationResult": "created"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CandidateImportResult"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/import"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4307,6 +8587,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, at most 100 */
                 size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
                 jobListingId?: string;
                 /** @description Only these stages (repeat the parameter for several) */
                 status?: ("ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED" | "REJECTED" | "WITHDRAWN")[];
@@ -4324,9 +8606,44 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobSeekerId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *           "status": "ACTIVE",
+                     *           "source": "EXTERNAL",
+                     *           "coverLetter": "Example text",
+                     *           "appliedAt": "2026-03-02T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *           "candidate": {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "firstName": "Ada",
+                     *             "lastName": "Lovelace",
+                     *             "headline": "Analytical engine programmer",
+                     *             "email": "ada.lovelace@example.com",
+                     *             "phone": "+44 20 7946 0958"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApplicationSummary"][];
                         pagination: {
@@ -4338,6 +8655,10 @@ export interface operations {
                             totalElements: number;
                             /** @description Pages at this size */
                             totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
                         };
                     };
                 };
@@ -4345,54 +8666,134 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4410,6 +8811,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "candidate": {
+                 *         "firstName": "Ada",
+                 *         "lastName": "Lovelace",
+                 *         "email": "ada.lovelace@example.com",
+                 *         "phone": "+44 20 7946 0958",
+                 *         "headline": "Analytical engine programmer"
+                 *       },
+                 *       "source": "CAREER_SITE",
+                 *       "coverLetter": "I would love to bring my experience with analytical engines to your backend team."
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -4440,99 +8855,397 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "jobSeekerId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "status": "ACTIVE",
+                     *       "source": "EXTERNAL",
+                     *       "coverLetter": "Example text",
+                     *       "appliedAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "candidate": {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "firstName": "Ada",
+                     *         "lastName": "Lovelace",
+                     *         "headline": "Analytical engine programmer",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "+44 20 7946 0958"
+                     *       },
+                     *       "jobListing": {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *         "status": "DRAFT",
+                     *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *         "position": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "positionType": "FULL_TIME",
+                     *         "workPlaceType": "REMOTE",
+                     *         "address": {
+                     *           "street": "Friedrichstraße 68",
+                     *           "city": "Berlin",
+                     *           "state": "Example text",
+                     *           "country": "DE",
+                     *           "postalCode": "10117",
+                     *           "latitude": 52.5163,
+                     *           "longitude": 13.3889
+                     *         },
+                     *         "isStartDate": true,
+                     *         "startDate": "2026-06-30",
+                     *         "jobDescription": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "requirementsSummary": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "personalQualitiesSummary": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "skills": [
+                     *           {
+                     *             "value": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             },
+                     *             "type": "SKILL",
+                     *             "expertType": "BEGINNER",
+                     *             "languageProficiency": "A1",
+                     *             "drivingClass": "AM"
+                     *           }
+                     *         ],
+                     *         "currency": "EUR",
+                     *         "salaryBase": 72000,
+                     *         "isSalaryMax": true,
+                     *         "salaryMax": 86000,
+                     *         "salaryType": "GROSS",
+                     *         "paymentInterval": "HOURLY",
+                     *         "salaryDescription": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "benefits": [
+                     *           {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         ],
+                     *         "educationLevel": "NONE",
+                     *         "fieldOfStudy": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "yearsOfExperience": 5,
+                     *         "availableForEveryCountry": true,
+                     *         "numberOfPositionsOpened": 2,
+                     *         "jobListingEndDate": "2026-06-30",
+                     *         "referenceNumber": "ENG-2026-014",
+                     *         "hiringProcessSteps": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "stepOrder": 1,
+                     *             "stepName": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             },
+                     *             "description": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "jobListingTags": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *           }
+                     *         ],
+                     *         "jobListingRequirements": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "requirementText": "Right to work in the EU"
+                     *           }
+                     *         ],
+                     *         "rejectionReason": "Example text",
+                     *         "createdAt": "2026-03-02T09:30:00.000Z",
+                     *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *         "closedAt": "2026-03-02T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Application"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4543,6 +9256,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a */
                 id: string;
             };
             cookie?: never;
@@ -4552,90 +9266,369 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Version of this representation (changes whenever the answer would) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "jobSeekerId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "status": "ACTIVE",
+                     *       "source": "EXTERNAL",
+                     *       "coverLetter": "Example text",
+                     *       "appliedAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "candidate": {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "firstName": "Ada",
+                     *         "lastName": "Lovelace",
+                     *         "headline": "Analytical engine programmer",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "+44 20 7946 0958"
+                     *       },
+                     *       "jobListing": {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *         "status": "DRAFT",
+                     *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *         "position": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "positionType": "FULL_TIME",
+                     *         "workPlaceType": "REMOTE",
+                     *         "address": {
+                     *           "street": "Friedrichstraße 68",
+                     *           "city": "Berlin",
+                     *           "state": "Example text",
+                     *           "country": "DE",
+                     *           "postalCode": "10117",
+                     *           "latitude": 52.5163,
+                     *           "longitude": 13.3889
+                     *         },
+                     *         "isStartDate": true,
+                     *         "startDate": "2026-06-30",
+                     *         "jobDescription": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "requirementsSummary": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "personalQualitiesSummary": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "skills": [
+                     *           {
+                     *             "value": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             },
+                     *             "type": "SKILL",
+                     *             "expertType": "BEGINNER",
+                     *             "languageProficiency": "A1",
+                     *             "drivingClass": "AM"
+                     *           }
+                     *         ],
+                     *         "currency": "EUR",
+                     *         "salaryBase": 72000,
+                     *         "isSalaryMax": true,
+                     *         "salaryMax": 86000,
+                     *         "salaryType": "GROSS",
+                     *         "paymentInterval": "HOURLY",
+                     *         "salaryDescription": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "benefits": [
+                     *           {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         ],
+                     *         "educationLevel": "NONE",
+                     *         "fieldOfStudy": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "yearsOfExperience": 5,
+                     *         "availableForEveryCountry": true,
+                     *         "numberOfPositionsOpened": 2,
+                     *         "jobListingEndDate": "2026-06-30",
+                     *         "referenceNumber": "ENG-2026-014",
+                     *         "hiringProcessSteps": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "stepOrder": 1,
+                     *             "stepName": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             },
+                     *             "description": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "jobListingTags": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *           }
+                     *         ],
+                     *         "jobListingRequirements": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "requirementText": "Right to work in the EU"
+                     *           }
+                     *         ],
+                     *         "rejectionReason": "Example text",
+                     *         "createdAt": "2026-03-02T09:30:00.000Z",
+                     *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *         "closedAt": "2026-03-02T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Application"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4646,12 +9639,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "IN_REVIEW",
+                 *       "reason": "Strong API background",
+                 *       "expectedStatus": "ACTIVE"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Pipeline stage: ACTIVE, IN_REVIEW, INTERVIEW, OFFER, HIRED, REJECTED, WITHDRAWN. ACTIVE is a new application.
@@ -4672,117 +9673,430 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "jobSeekerId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "status": "ACTIVE",
+                     *       "source": "EXTERNAL",
+                     *       "coverLetter": "Example text",
+                     *       "appliedAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "candidate": {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "firstName": "Ada",
+                     *         "lastName": "Lovelace",
+                     *         "headline": "Analytical engine programmer",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "+44 20 7946 0958"
+                     *       },
+                     *       "jobListing": {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *         "status": "DRAFT",
+                     *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *         "position": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "positionType": "FULL_TIME",
+                     *         "workPlaceType": "REMOTE",
+                     *         "address": {
+                     *           "street": "Friedrichstraße 68",
+                     *           "city": "Berlin",
+                     *           "state": "Example text",
+                     *           "country": "DE",
+                     *           "postalCode": "10117",
+                     *           "latitude": 52.5163,
+                     *           "longitude": 13.3889
+                     *         },
+                     *         "isStartDate": true,
+                     *         "startDate": "2026-06-30",
+                     *         "jobDescription": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "requirementsSummary": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "personalQualitiesSummary": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "skills": [
+                     *           {
+                     *             "value": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             },
+                     *             "type": "SKILL",
+                     *             "expertType": "BEGINNER",
+                     *             "languageProficiency": "A1",
+                     *             "drivingClass": "AM"
+                     *           }
+                     *         ],
+                     *         "currency": "EUR",
+                     *         "salaryBase": 72000,
+                     *         "isSalaryMax": true,
+                     *         "salaryMax": 86000,
+                     *         "salaryType": "GROSS",
+                     *         "paymentInterval": "HOURLY",
+                     *         "salaryDescription": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "benefits": [
+                     *           {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         ],
+                     *         "educationLevel": "NONE",
+                     *         "fieldOfStudy": {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         },
+                     *         "yearsOfExperience": 5,
+                     *         "availableForEveryCountry": true,
+                     *         "numberOfPositionsOpened": 2,
+                     *         "jobListingEndDate": "2026-06-30",
+                     *         "referenceNumber": "ENG-2026-014",
+                     *         "hiringProcessSteps": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "stepOrder": 1,
+                     *             "stepName": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             },
+                     *             "description": {
+                     *               "value": "Example text",
+                     *               "original": "Example text",
+                     *               "sourceLanguage": "en",
+                     *               "translated": false,
+                     *               "translationType": "HUMAN"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "jobListingTags": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *           }
+                     *         ],
+                     *         "jobListingRequirements": [
+                     *           {
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "requirementText": "Right to work in the EU"
+                     *           }
+                     *         ],
+                     *         "rejectionReason": "Example text",
+                     *         "createdAt": "2026-03-02T09:30:00.000Z",
+                     *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *         "closedAt": "2026-03-02T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Application"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4795,9 +10109,12 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, at most 100 */
                 size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
             };
             header?: never;
             path: {
+                /** @example 8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a */
                 id: string;
             };
             cookie?: never;
@@ -4807,9 +10124,35 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *           "fromStatus": "ACTIVE",
+                     *           "toStatus": "ACTIVE",
+                     *           "reason": "Strong API background",
+                     *           "changedByApiKeyId": "a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "changedAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApplicationStatusChange"][];
                         pagination: {
@@ -4821,6 +10164,10 @@ export interface operations {
                             totalElements: number;
                             /** @description Pages at this size */
                             totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
                         };
                     };
                 };
@@ -4828,81 +10175,197 @@ export interface operations {
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4927,63 +10390,188 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "generatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "filters": {
+                     *         "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "from": "2026-06-30",
+                     *         "to": "2026-06-30"
+                     *       },
+                     *       "jobListingsByStatus": {
+                     *         "DRAFT": 1,
+                     *         "ACTIVE": 1,
+                     *         "UNDER_REVIEW": 1,
+                     *         "CLOSED": 1,
+                     *         "ARCHIVED": 1
+                     *       },
+                     *       "totalApplications": 1,
+                     *       "applicationsByStage": {
+                     *         "ACTIVE": 1,
+                     *         "IN_REVIEW": 1,
+                     *         "INTERVIEW": 1,
+                     *         "OFFER": 1,
+                     *         "HIRED": 1,
+                     *         "REJECTED": 1,
+                     *         "WITHDRAWN": 1
+                     *       },
+                     *       "applicationsPerDay": [
+                     *         {
+                     *           "date": "2026-06-30",
+                     *           "count": 1
+                     *         }
+                     *       ],
+                     *       "funnel": [
+                     *         {
+                     *           "stage": "ACTIVE",
+                     *           "count": 1,
+                     *           "conversionRate": 1.5
+                     *         }
+                     *       ],
+                     *       "hires": 1,
+                     *       "medianDaysToHire": 1.5
+                     *     }
+                     */
                     "application/json": components["schemas"]["AnalyticsOverview"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/overview"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/overview"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/overview",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/overview"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/overview"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/overview"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4996,6 +10584,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, at most 100 */
                 size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -5006,9 +10596,38 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *           "url": "https://hooks.example.com/recruiting",
+                     *           "events": [
+                     *             "Example text"
+                     *           ],
+                     *           "active": true,
+                     *           "disabledReason": "ENDPOINT_GONE",
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookSubscription"][];
                         pagination: {
@@ -5020,6 +10639,10 @@ export interface operations {
                             totalElements: number;
                             /** @description Pages at this size */
                             totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
                         };
                     };
                 };
@@ -5027,54 +10650,134 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5092,11 +10795,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/recruiting",
+                 *       "events": [
+                 *         "application.created",
+                 *         "application.status_changed"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Where events are POSTed. Must be https, and its host must resolve to a public internet address: private, loopback, link-local and reserved addresses are refused here and again when connecting. */
                     url: string;
                     /** @description Event names to receive (duplicates are ignored) */
-                    events: ("application.created" | "application.status_changed" | "candidate.created" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "ping")[];
+                    events: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "ping")[];
                 };
             };
         };
@@ -5104,99 +10816,254 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "url": "https://hooks.example.com/recruiting",
+                     *       "events": [
+                     *         "Example text"
+                     *       ],
+                     *       "active": true,
+                     *       "disabledReason": "ENDPOINT_GONE",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSubscriptionWithSecret"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5207,6 +11074,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b */
                 id: string;
             };
             cookie?: never;
@@ -5216,90 +11084,225 @@ export interface operations {
             /** @description A webhook subscription. The signing secret is never shown here. */
             200: {
                 headers: {
+                    /** @description Version of this representation (changes whenever the answer would) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "url": "https://hooks.example.com/recruiting",
+                     *       "events": [
+                     *         "Example text"
+                     *       ],
+                     *       "active": true,
+                     *       "disabledReason": "ENDPOINT_GONE",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5310,6 +11313,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b */
                 id: string;
             };
             cookie?: never;
@@ -5319,6 +11323,9 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5326,99 +11333,239 @@ export interface operations {
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5429,17 +11576,27 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "application.created",
+                 *         "job_listing.published"
+                 *       ],
+                 *       "active": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description Where events are POSTed. Must be https, and its host must resolve to a public internet address: private, loopback, link-local and reserved addresses are refused here and again when connecting. */
                     url?: string;
                     /** @description Event names to receive (duplicates are ignored) */
-                    events?: ("application.created" | "application.status_changed" | "candidate.created" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "ping")[];
+                    events?: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "ping")[];
                     /** @description false pauses delivery; true resumes it (and retries what is still pending) */
                     active?: boolean;
                 };
@@ -5449,108 +11606,265 @@ export interface operations {
             /** @description A webhook subscription. The signing secret is never shown here. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "url": "https://hooks.example.com/recruiting",
+                     *       "events": [
+                     *         "Example text"
+                     *       ],
+                     *       "active": true,
+                     *       "disabledReason": "ENDPOINT_GONE",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5564,6 +11878,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b */
                 id: string;
             };
             cookie?: never;
@@ -5573,117 +11888,298 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "url": "https://hooks.example.com/recruiting",
+                     *       "events": [
+                     *         "Example text"
+                     *       ],
+                     *       "active": true,
+                     *       "disabledReason": "ENDPOINT_GONE",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSubscriptionWithSecret"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5697,6 +12193,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b */
                 id: string;
             };
             cookie?: never;
@@ -5706,126 +12203,310 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "body": "Example text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookTestResult"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description WEBHOOK_UNREACHABLE: no HTTP answer came (connection refused, timeout, TLS failure, address not allowed); the message names the kind of failure */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 502,
+                     *       "error": "WEBHOOK_UNREACHABLE",
+                     *       "message": "Error",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5838,11 +12519,14 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, at most 100 */
                 size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
                 /** @description Only deliveries in this state */
                 status?: "PENDING" | "DELIVERED" | "FAILED";
             };
             header?: never;
             path: {
+                /** @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b */
                 id: string;
             };
             cookie?: never;
@@ -5852,9 +12536,48 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "subscriptionId": "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
+                     *           "eventId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *           "eventType": "Example text",
+                     *           "status": "PENDING",
+                     *           "attemptCount": 1,
+                     *           "nextAttemptAt": "2026-03-02T09:30:00.000Z",
+                     *           "payload": "Example text",
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *           "attempts": [
+                     *             {
+                     *               "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *               "attemptedAt": "2026-03-02T09:30:00.000Z",
+                     *               "statusCode": 1,
+                     *               "durationMs": 1,
+                     *               "error": "Example text",
+                     *               "responseBody": "Example text"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         pagination: {
@@ -5866,6 +12589,10 @@ export interface operations {
                             totalElements: number;
                             /** @description Pages at this size */
                             totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
                         };
                     };
                 };
@@ -5873,81 +12600,197 @@ export interface operations {
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5961,7 +12804,9 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b */
                 id: string;
+                /** @example d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a */
                 deliveryId: string;
             };
             cookie?: never;
@@ -5971,117 +12816,796 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "subscriptionId": "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
+                     *       "eventId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "eventType": "Example text",
+                     *       "status": "PENDING",
+                     *       "attemptCount": 1,
+                     *       "nextAttemptAt": "2026-03-02T09:30:00.000Z",
+                     *       "payload": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "attempts": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "attemptedAt": "2026-03-02T09:30:00.000Z",
+                     *           "statusCode": 1,
+                     *           "durationMs": 1,
+                     *           "error": "Example text",
+                     *           "responseBody": "Example text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page index */
+                page?: number;
+                /** @description Items per page, at most 100 */
+                size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
+                /** @description Only these event types (repeat the parameter for several); default: every type the key may read */
+                type?: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted")[];
+                /** @description Only events that happened at or after this time */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "type": "job_listing.published",
+                     *           "timestamp": "2026-03-02T09:30:00.000Z",
+                     *           "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *           "data": {}
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["FeedEvent"][];
+                        pagination: {
+                            /** @description Current zero-based page index */
+                            page: number;
+                            /** @description Items requested per page */
+                            size: number;
+                            /** @description Total matching records */
+                            totalElements: number;
+                            /** @description Pages at this size */
+                            totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportCandidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Everything the service stores about one candidate */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "exportedAt": "2026-03-02T09:30:00.000Z",
+                     *       "candidate": {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "firstName": "Ada",
+                     *         "lastName": "Lovelace",
+                     *         "headline": "Analytical engine programmer",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "+44 20 7946 0958",
+                     *         "location": "London, GB",
+                     *         "skills": [
+                     *           "Example text"
+                     *         ],
+                     *         "links": [
+                     *           "Example text"
+                     *         ],
+                     *         "source": "Example text",
+                     *         "createdAt": "2026-03-02T09:30:00.000Z",
+                     *         "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *       },
+                     *       "applications": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "status": "Example text",
+                     *           "source": "Example text",
+                     *           "coverLetter": "Example text",
+                     *           "appliedAt": "2026-03-02T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *           "history": [
+                     *             {
+                     *               "fromStatus": "Example text",
+                     *               "toStatus": "Example text",
+                     *               "reason": "Strong API background",
+                     *               "changedAt": "2026-03-02T09:30:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "events": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "type": "job_listing.published",
+                     *           "timestamp": "2026-03-02T09:30:00.000Z",
+                     *           "data": {}
+                     *         }
+                     *       ],
+                     *       "webhookDeliveries": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "subscriptionId": "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
+                     *           "eventId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *           "eventType": "Example text",
+                     *           "status": "Example text",
+                     *           "attemptCount": 1,
+                     *           "createdAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CandidateExport"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6099,45 +13623,164 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "keyPrefix": "Example text",
+                     *           "label": "ATS sync",
+                     *           "scopes": [
+                     *             "Example text"
+                     *           ],
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *           "active": true,
+                     *           "lastUsedAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6155,6 +13798,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "ATS sync",
+                 *       "scopes": [
+                 *         "jobs:read",
+                 *         "applications:read"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     label: string;
                     /** @description At least one scope */
@@ -6171,99 +13823,254 @@ export interface operations {
             /** @description A new API key, with the full key shown this once. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "keyPrefix": "Example text",
+                     *       "label": "ATS sync",
+                     *       "scopes": [
+                     *         "Example text"
+                     *       ],
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "active": true,
+                     *       "lastUsedAt": "2026-03-02T09:30:00.000Z",
+                     *       "rawKey": "Example text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKeyCreated"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6274,6 +14081,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d */
                 id: string;
             };
             cookie?: never;
@@ -6283,6 +14091,9 @@ export interface operations {
             /** @description Revoked */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6290,99 +14101,239 @@ export interface operations {
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6393,12 +14344,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "ATS sync (production)"
+                 *     }
+                 */
                 "application/json": {
                     label?: string;
                     /** @description Not allowed: scopes are immutable (422). Revoke the key and create a new one instead. */
@@ -6410,108 +14367,265 @@ export interface operations {
             /** @description An API key. The key itself (rawKey) is never shown here: only once, when it is created. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "keyPrefix": "Example text",
+                     *       "label": "ATS sync",
+                     *       "scopes": [
+                     *         "Example text"
+                     *       ],
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "active": true,
+                     *       "lastUsedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6524,6 +14638,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, at most 100 */
                 size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -6534,9 +14650,34 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "userId": "f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c",
+                     *           "email": "ada.lovelace@example.com",
+                     *           "name": "Engineering",
+                     *           "picture": "https://hooks.example.com/recruiting",
+                     *           "role": "ADMIN",
+                     *           "joinedAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Member"][];
                         pagination: {
@@ -6548,6 +14689,10 @@ export interface operations {
                             totalElements: number;
                             /** @description Pages at this size */
                             totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
                         };
                     };
                 };
@@ -6555,45 +14700,134 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6604,6 +14838,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c */
                 userId: string;
             };
             cookie?: never;
@@ -6613,6 +14848,9 @@ export interface operations {
             /** @description Removed */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6620,108 +14858,260 @@ export interface operations {
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6734,6 +15124,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, at most 100 */
                 size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -6744,9 +15136,34 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "email": "ada.lovelace@example.com",
+                     *           "role": "ADMIN",
+                     *           "invitedBy": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "expiresAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invitation"][];
                         pagination: {
@@ -6758,6 +15175,10 @@ export interface operations {
                             totalElements: number;
                             /** @description Pages at this size */
                             totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
                         };
                     };
                 };
@@ -6765,45 +15186,134 @@ export interface operations {
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6821,6 +15331,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "linus.recruiter@example.com",
+                 *       "role": "MEMBER"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Address the person will sign in with */
                     email: string;
@@ -6833,99 +15349,249 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "email": "ada.lovelace@example.com",
+                     *       "role": "ADMIN",
+                     *       "invitedBy": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request conflicts with the current state of the resource */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6936,6 +15602,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e */
                 id: string;
             };
             cookie?: never;
@@ -6945,6 +15612,9 @@ export interface operations {
             /** @description Cancelled */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6952,101 +15622,1625 @@ export interface operations {
             /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the required scope (named in details) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The addressed resource does not exist (or belongs to another company) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than 1 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A path parameter is too long */
             414: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request validation failed; details lists the failing fields */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
+            };
+        };
+    };
+    onApplicationCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "application.created",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "application": {
+                 *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *           "jobSeekerId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                 *           "status": "ACTIVE",
+                 *           "source": "EXTERNAL",
+                 *           "coverLetter": "Example text",
+                 *           "appliedAt": "2026-03-02T09:30:00.000Z",
+                 *           "updatedAt": "2026-03-02T09:30:00.000Z",
+                 *           "candidate": {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "firstName": "Ada",
+                 *             "lastName": "Lovelace",
+                 *             "headline": "Analytical engine programmer",
+                 *             "email": "ada.lovelace@example.com",
+                 *             "phone": "+44 20 7946 0958"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApplicationCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onApplicationStatusChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "application.status_changed",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "application": {
+                 *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *           "jobSeekerId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                 *           "status": "ACTIVE",
+                 *           "source": "EXTERNAL",
+                 *           "coverLetter": "Example text",
+                 *           "appliedAt": "2026-03-02T09:30:00.000Z",
+                 *           "updatedAt": "2026-03-02T09:30:00.000Z",
+                 *           "candidate": {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "firstName": "Ada",
+                 *             "lastName": "Lovelace",
+                 *             "headline": "Analytical engine programmer",
+                 *             "email": "ada.lovelace@example.com",
+                 *             "phone": "+44 20 7946 0958"
+                 *           }
+                 *         },
+                 *         "previousStatus": "ACTIVE",
+                 *         "newStatus": "ACTIVE",
+                 *         "reason": "Strong API background"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApplicationStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCandidateCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "candidate.created",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "candidate": {
+                 *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *           "firstName": "Ada",
+                 *           "lastName": "Lovelace",
+                 *           "headline": "Analytical engine programmer",
+                 *           "email": "ada.lovelace@example.com",
+                 *           "phone": "+44 20 7946 0958",
+                 *           "location": "London, GB",
+                 *           "skills": [
+                 *             "Example text"
+                 *           ],
+                 *           "links": [
+                 *             "Example text"
+                 *           ],
+                 *           "source": "Example text",
+                 *           "createdAt": "2026-03-02T09:30:00.000Z",
+                 *           "updatedAt": "2026-03-02T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CandidateCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCandidateErasedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "candidate.erased",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                 *         "applicationIds": [
+                 *           "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CandidateErasedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onJobListingCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "job_listing.created",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *         "status": "DRAFT",
+                 *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                 *         "position": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "positionType": "FULL_TIME",
+                 *         "workPlaceType": "REMOTE",
+                 *         "address": {
+                 *           "street": "Friedrichstraße 68",
+                 *           "city": "Berlin",
+                 *           "state": "Example text",
+                 *           "country": "DE",
+                 *           "postalCode": "10117",
+                 *           "latitude": 52.5163,
+                 *           "longitude": 13.3889
+                 *         },
+                 *         "isStartDate": true,
+                 *         "startDate": "2026-06-30",
+                 *         "jobDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "requirementsSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "personalQualitiesSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "skills": [
+                 *           {
+                 *             "value": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "type": "SKILL",
+                 *             "expertType": "BEGINNER",
+                 *             "languageProficiency": "A1",
+                 *             "drivingClass": "AM"
+                 *           }
+                 *         ],
+                 *         "currency": "EUR",
+                 *         "salaryBase": 72000,
+                 *         "isSalaryMax": true,
+                 *         "salaryMax": 86000,
+                 *         "salaryType": "GROSS",
+                 *         "paymentInterval": "HOURLY",
+                 *         "salaryDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "benefits": [
+                 *           {
+                 *             "value": "Example text",
+                 *             "original": "Example text",
+                 *             "sourceLanguage": "en",
+                 *             "translated": false,
+                 *             "translationType": "HUMAN"
+                 *           }
+                 *         ],
+                 *         "educationLevel": "NONE",
+                 *         "fieldOfStudy": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "yearsOfExperience": 5,
+                 *         "availableForEveryCountry": true,
+                 *         "numberOfPositionsOpened": 2,
+                 *         "jobListingEndDate": "2026-06-30",
+                 *         "referenceNumber": "ENG-2026-014",
+                 *         "hiringProcessSteps": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "stepOrder": 1,
+                 *             "stepName": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "description": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             }
+                 *           }
+                 *         ],
+                 *         "jobListingTags": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                 *           }
+                 *         ],
+                 *         "jobListingRequirements": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "requirementText": "Right to work in the EU"
+                 *           }
+                 *         ],
+                 *         "rejectionReason": "Example text",
+                 *         "createdAt": "2026-03-02T09:30:00.000Z",
+                 *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                 *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                 *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                 *         "closedAt": "2026-03-02T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["JobListingCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onJobListingUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "job_listing.updated",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *         "status": "DRAFT",
+                 *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                 *         "position": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "positionType": "FULL_TIME",
+                 *         "workPlaceType": "REMOTE",
+                 *         "address": {
+                 *           "street": "Friedrichstraße 68",
+                 *           "city": "Berlin",
+                 *           "state": "Example text",
+                 *           "country": "DE",
+                 *           "postalCode": "10117",
+                 *           "latitude": 52.5163,
+                 *           "longitude": 13.3889
+                 *         },
+                 *         "isStartDate": true,
+                 *         "startDate": "2026-06-30",
+                 *         "jobDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "requirementsSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "personalQualitiesSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "skills": [
+                 *           {
+                 *             "value": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "type": "SKILL",
+                 *             "expertType": "BEGINNER",
+                 *             "languageProficiency": "A1",
+                 *             "drivingClass": "AM"
+                 *           }
+                 *         ],
+                 *         "currency": "EUR",
+                 *         "salaryBase": 72000,
+                 *         "isSalaryMax": true,
+                 *         "salaryMax": 86000,
+                 *         "salaryType": "GROSS",
+                 *         "paymentInterval": "HOURLY",
+                 *         "salaryDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "benefits": [
+                 *           {
+                 *             "value": "Example text",
+                 *             "original": "Example text",
+                 *             "sourceLanguage": "en",
+                 *             "translated": false,
+                 *             "translationType": "HUMAN"
+                 *           }
+                 *         ],
+                 *         "educationLevel": "NONE",
+                 *         "fieldOfStudy": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "yearsOfExperience": 5,
+                 *         "availableForEveryCountry": true,
+                 *         "numberOfPositionsOpened": 2,
+                 *         "jobListingEndDate": "2026-06-30",
+                 *         "referenceNumber": "ENG-2026-014",
+                 *         "hiringProcessSteps": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "stepOrder": 1,
+                 *             "stepName": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "description": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             }
+                 *           }
+                 *         ],
+                 *         "jobListingTags": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                 *           }
+                 *         ],
+                 *         "jobListingRequirements": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "requirementText": "Right to work in the EU"
+                 *           }
+                 *         ],
+                 *         "rejectionReason": "Example text",
+                 *         "createdAt": "2026-03-02T09:30:00.000Z",
+                 *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                 *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                 *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                 *         "closedAt": "2026-03-02T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["JobListingUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onJobListingPublishedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "job_listing.published",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *         "status": "DRAFT",
+                 *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                 *         "position": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "positionType": "FULL_TIME",
+                 *         "workPlaceType": "REMOTE",
+                 *         "address": {
+                 *           "street": "Friedrichstraße 68",
+                 *           "city": "Berlin",
+                 *           "state": "Example text",
+                 *           "country": "DE",
+                 *           "postalCode": "10117",
+                 *           "latitude": 52.5163,
+                 *           "longitude": 13.3889
+                 *         },
+                 *         "isStartDate": true,
+                 *         "startDate": "2026-06-30",
+                 *         "jobDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "requirementsSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "personalQualitiesSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "skills": [
+                 *           {
+                 *             "value": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "type": "SKILL",
+                 *             "expertType": "BEGINNER",
+                 *             "languageProficiency": "A1",
+                 *             "drivingClass": "AM"
+                 *           }
+                 *         ],
+                 *         "currency": "EUR",
+                 *         "salaryBase": 72000,
+                 *         "isSalaryMax": true,
+                 *         "salaryMax": 86000,
+                 *         "salaryType": "GROSS",
+                 *         "paymentInterval": "HOURLY",
+                 *         "salaryDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "benefits": [
+                 *           {
+                 *             "value": "Example text",
+                 *             "original": "Example text",
+                 *             "sourceLanguage": "en",
+                 *             "translated": false,
+                 *             "translationType": "HUMAN"
+                 *           }
+                 *         ],
+                 *         "educationLevel": "NONE",
+                 *         "fieldOfStudy": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "yearsOfExperience": 5,
+                 *         "availableForEveryCountry": true,
+                 *         "numberOfPositionsOpened": 2,
+                 *         "jobListingEndDate": "2026-06-30",
+                 *         "referenceNumber": "ENG-2026-014",
+                 *         "hiringProcessSteps": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "stepOrder": 1,
+                 *             "stepName": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "description": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             }
+                 *           }
+                 *         ],
+                 *         "jobListingTags": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                 *           }
+                 *         ],
+                 *         "jobListingRequirements": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "requirementText": "Right to work in the EU"
+                 *           }
+                 *         ],
+                 *         "rejectionReason": "Example text",
+                 *         "createdAt": "2026-03-02T09:30:00.000Z",
+                 *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                 *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                 *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                 *         "closedAt": "2026-03-02T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["JobListingPublishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onJobListingClosedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "job_listing.closed",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *         "status": "DRAFT",
+                 *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                 *         "position": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "positionType": "FULL_TIME",
+                 *         "workPlaceType": "REMOTE",
+                 *         "address": {
+                 *           "street": "Friedrichstraße 68",
+                 *           "city": "Berlin",
+                 *           "state": "Example text",
+                 *           "country": "DE",
+                 *           "postalCode": "10117",
+                 *           "latitude": 52.5163,
+                 *           "longitude": 13.3889
+                 *         },
+                 *         "isStartDate": true,
+                 *         "startDate": "2026-06-30",
+                 *         "jobDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "requirementsSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "personalQualitiesSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "skills": [
+                 *           {
+                 *             "value": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "type": "SKILL",
+                 *             "expertType": "BEGINNER",
+                 *             "languageProficiency": "A1",
+                 *             "drivingClass": "AM"
+                 *           }
+                 *         ],
+                 *         "currency": "EUR",
+                 *         "salaryBase": 72000,
+                 *         "isSalaryMax": true,
+                 *         "salaryMax": 86000,
+                 *         "salaryType": "GROSS",
+                 *         "paymentInterval": "HOURLY",
+                 *         "salaryDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "benefits": [
+                 *           {
+                 *             "value": "Example text",
+                 *             "original": "Example text",
+                 *             "sourceLanguage": "en",
+                 *             "translated": false,
+                 *             "translationType": "HUMAN"
+                 *           }
+                 *         ],
+                 *         "educationLevel": "NONE",
+                 *         "fieldOfStudy": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "yearsOfExperience": 5,
+                 *         "availableForEveryCountry": true,
+                 *         "numberOfPositionsOpened": 2,
+                 *         "jobListingEndDate": "2026-06-30",
+                 *         "referenceNumber": "ENG-2026-014",
+                 *         "hiringProcessSteps": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "stepOrder": 1,
+                 *             "stepName": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "description": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             }
+                 *           }
+                 *         ],
+                 *         "jobListingTags": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                 *           }
+                 *         ],
+                 *         "jobListingRequirements": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "requirementText": "Right to work in the EU"
+                 *           }
+                 *         ],
+                 *         "rejectionReason": "Example text",
+                 *         "createdAt": "2026-03-02T09:30:00.000Z",
+                 *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                 *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                 *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                 *         "closedAt": "2026-03-02T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["JobListingClosedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onJobListingArchivedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "job_listing.archived",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *         "status": "DRAFT",
+                 *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                 *         "position": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "positionType": "FULL_TIME",
+                 *         "workPlaceType": "REMOTE",
+                 *         "address": {
+                 *           "street": "Friedrichstraße 68",
+                 *           "city": "Berlin",
+                 *           "state": "Example text",
+                 *           "country": "DE",
+                 *           "postalCode": "10117",
+                 *           "latitude": 52.5163,
+                 *           "longitude": 13.3889
+                 *         },
+                 *         "isStartDate": true,
+                 *         "startDate": "2026-06-30",
+                 *         "jobDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "requirementsSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "personalQualitiesSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "skills": [
+                 *           {
+                 *             "value": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "type": "SKILL",
+                 *             "expertType": "BEGINNER",
+                 *             "languageProficiency": "A1",
+                 *             "drivingClass": "AM"
+                 *           }
+                 *         ],
+                 *         "currency": "EUR",
+                 *         "salaryBase": 72000,
+                 *         "isSalaryMax": true,
+                 *         "salaryMax": 86000,
+                 *         "salaryType": "GROSS",
+                 *         "paymentInterval": "HOURLY",
+                 *         "salaryDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "benefits": [
+                 *           {
+                 *             "value": "Example text",
+                 *             "original": "Example text",
+                 *             "sourceLanguage": "en",
+                 *             "translated": false,
+                 *             "translationType": "HUMAN"
+                 *           }
+                 *         ],
+                 *         "educationLevel": "NONE",
+                 *         "fieldOfStudy": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "yearsOfExperience": 5,
+                 *         "availableForEveryCountry": true,
+                 *         "numberOfPositionsOpened": 2,
+                 *         "jobListingEndDate": "2026-06-30",
+                 *         "referenceNumber": "ENG-2026-014",
+                 *         "hiringProcessSteps": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "stepOrder": 1,
+                 *             "stepName": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "description": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             }
+                 *           }
+                 *         ],
+                 *         "jobListingTags": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                 *           }
+                 *         ],
+                 *         "jobListingRequirements": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "requirementText": "Right to work in the EU"
+                 *           }
+                 *         ],
+                 *         "rejectionReason": "Example text",
+                 *         "createdAt": "2026-03-02T09:30:00.000Z",
+                 *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                 *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                 *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                 *         "closedAt": "2026-03-02T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["JobListingArchivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onJobListingDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "job_listing.deleted",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *         "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *         "status": "DRAFT",
+                 *         "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                 *         "position": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "positionType": "FULL_TIME",
+                 *         "workPlaceType": "REMOTE",
+                 *         "address": {
+                 *           "street": "Friedrichstraße 68",
+                 *           "city": "Berlin",
+                 *           "state": "Example text",
+                 *           "country": "DE",
+                 *           "postalCode": "10117",
+                 *           "latitude": 52.5163,
+                 *           "longitude": 13.3889
+                 *         },
+                 *         "isStartDate": true,
+                 *         "startDate": "2026-06-30",
+                 *         "jobDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "requirementsSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "personalQualitiesSummary": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "skills": [
+                 *           {
+                 *             "value": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "type": "SKILL",
+                 *             "expertType": "BEGINNER",
+                 *             "languageProficiency": "A1",
+                 *             "drivingClass": "AM"
+                 *           }
+                 *         ],
+                 *         "currency": "EUR",
+                 *         "salaryBase": 72000,
+                 *         "isSalaryMax": true,
+                 *         "salaryMax": 86000,
+                 *         "salaryType": "GROSS",
+                 *         "paymentInterval": "HOURLY",
+                 *         "salaryDescription": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "benefits": [
+                 *           {
+                 *             "value": "Example text",
+                 *             "original": "Example text",
+                 *             "sourceLanguage": "en",
+                 *             "translated": false,
+                 *             "translationType": "HUMAN"
+                 *           }
+                 *         ],
+                 *         "educationLevel": "NONE",
+                 *         "fieldOfStudy": {
+                 *           "value": "Example text",
+                 *           "original": "Example text",
+                 *           "sourceLanguage": "en",
+                 *           "translated": false,
+                 *           "translationType": "HUMAN"
+                 *         },
+                 *         "yearsOfExperience": 5,
+                 *         "availableForEveryCountry": true,
+                 *         "numberOfPositionsOpened": 2,
+                 *         "jobListingEndDate": "2026-06-30",
+                 *         "referenceNumber": "ENG-2026-014",
+                 *         "hiringProcessSteps": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "stepOrder": 1,
+                 *             "stepName": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             },
+                 *             "description": {
+                 *               "value": "Example text",
+                 *               "original": "Example text",
+                 *               "sourceLanguage": "en",
+                 *               "translated": false,
+                 *               "translationType": "HUMAN"
+                 *             }
+                 *           }
+                 *         ],
+                 *         "jobListingTags": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                 *           }
+                 *         ],
+                 *         "jobListingRequirements": [
+                 *           {
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "requirementText": "Right to work in the EU"
+                 *           }
+                 *         ],
+                 *         "rejectionReason": "Example text",
+                 *         "createdAt": "2026-03-02T09:30:00.000Z",
+                 *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                 *         "publishedAt": "2026-03-02T09:30:00.000Z",
+                 *         "expiresAt": "2026-03-02T09:30:00.000Z",
+                 *         "closedAt": "2026-03-02T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["JobListingDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPingEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "ping",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "subscriptionId": "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -17,14 +17,17 @@ import type { ServiceContext } from '../shared/context.ts';
 import type { Metrics } from '../shared/metrics.ts';
 import { registerAccessLog } from './access-log.ts';
 import { registerAuth } from './auth.ts';
+import { registerDeprecation } from './deprecation.ts';
 import { registerErrorHandling } from './errors.ts';
 import { registerHttpsOnly } from './https.ts';
 import { registerIdempotency } from './idempotency.ts';
 import { registerJsonBody } from './json-body.ts';
 import { registerOpenApi } from './openapi.ts';
+import { registerPagination } from './pagination.ts';
 import { registerAuthFailureLimit, registerRateLimit } from './rate-limit.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { registerRequestId } from './request-id.ts';
+import { registerRequestShape } from './request-shape.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 
 const FASTIFY = '5.x';
@@ -43,7 +46,24 @@ export const securityHeadersPlugin = fp(
 
 export const jsonBodyPlugin = fp(async (app: FastifyInstance) => registerJsonBody(app), { name: 'json-body', fastify: FASTIFY });
 
-export const errorHandlingPlugin = fp(async (app: FastifyInstance) => registerErrorHandling(app), { name: 'error-handling', fastify: FASTIFY });
+export const errorHandlingPlugin = fp(
+  async (app: FastifyInstance) => {
+    // The request shape first: its onRoute hook tightens the query schema before the error
+    // handling's onRoute hook documents the 422 that adds; its notFound answers 405 on a known path.
+    const requestShape = registerRequestShape(app);
+    registerErrorHandling(app, { notFound: requestShape.notFound });
+  },
+  { name: 'error-handling', fastify: FASTIFY },
+);
+
+export const deprecationPlugin = fp(async (app: FastifyInstance) => registerDeprecation(app), { name: 'deprecation', fastify: FASTIFY });
+
+export const paginationPlugin = fp(async (app: FastifyInstance) => registerPagination(app), {
+  name: 'pagination',
+  fastify: FASTIFY,
+  // Its refusal (cursor with page) is answered by the error handling.
+  dependencies: ['error-handling'],
+});
 
 export const httpsOnlyPlugin = fp(async (app: FastifyInstance) => registerHttpsOnly(app), { name: 'https-only', fastify: FASTIFY });
 
@@ -89,12 +109,12 @@ export const idempotencyPlugin = fp(
 );
 
 export const openApiPlugin = fp(
-  async (app: FastifyInstance, options: { config: Config; webhooks: Record<string, unknown> }) =>
-    registerOpenApi(app, options.config, { webhooks: options.webhooks }),
+  async (app: FastifyInstance, options: { config: Config; events: { webhooks: Record<string, unknown>; schemas: Record<string, unknown> } }) =>
+    registerOpenApi(app, options.config, options.events),
   {
     name: 'openapi',
     fastify: FASTIFY,
     // The document shows what these add to every route (security, headers, error answers).
-    dependencies: ['error-handling', 'auth', 'rate-limit', 'auth-failure-limit', 'idempotency'],
+    dependencies: ['error-handling', 'auth', 'rate-limit', 'auth-failure-limit', 'idempotency', 'deprecation'],
   },
 );

@@ -71,7 +71,7 @@ describe('/settings/members', () => {
     expect((await inject('GET', '/settings/members/invitations', invitee)).json().data).toEqual([]);
     const members = (await inject('GET', '/settings/members', invitee)).json();
     expect(members.data.map((m: { email: string }) => m.email)).toEqual([inviteeEmail.toLowerCase(), adminEmail]);
-    expect(members.pagination).toEqual({ page: 0, size: 20, totalElements: 2, totalPages: 1 });
+    expect(members.pagination).toEqual({ page: 0, size: 20, totalElements: 2, totalPages: 1, nextCursor: null });
   });
 
   it('a MEMBER may list members and invitations but not invite, cancel or remove (403)', async () => {

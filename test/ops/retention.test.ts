@@ -143,21 +143,24 @@ describe('retention sweep', () => {
   });
 
   it('follows the configured ages', async () => {
-    const config = loadConfig({ RETENTION_EVENTS_DAYS: '7', RETENTION_DELIVERIES_DAYS: '10', RETENTION_IDEMPOTENCY_HOURS: '48' });
-    expect(config.retention).toEqual({ eventsDays: 7, deliveriesDays: 10, idempotencyHours: 48 });
+    const config = loadConfig({ RETENTION_EVENTS_DAYS: '40', RETENTION_DELIVERIES_DAYS: '10', RETENTION_IDEMPOTENCY_HOURS: '48' });
+    expect(config.retention).toEqual({ eventsDays: 40, deliveriesDays: 10, idempotencyHours: 48 });
     expect(() => loadConfig({ RETENTION_IDEMPOTENCY_HOURS: '1' })).toThrow(/RETENTION_IDEMPOTENCY_HOURS/);
+    // The event feed promises 30 days of events.
+    expect(() => loadConfig({ RETENTION_EVENTS_DAYS: '7' })).toThrow(/RETENTION_EVENTS_DAYS/);
 
     const tenant = await t.tenant();
     await emit(tenant.companyId, 'job_listing.updated');
     await work();
-    t.clock.advance(8 * DAY_MS);
+    // Older than the default 30 days, younger than the configured 40.
+    t.clock.advance(35 * DAY_MS);
     try {
-      expect((await sweepRetention(t.ctx, defaults)).events).toBe(0);
+      expect((await sweepRetention(t.ctx, config.retention)).events).toBe(0);
       expect((await counts(tenant.companyId)).dispatched).toBe(1);
-      expect((await sweepRetention(t.ctx, config.retention)).events).toBeGreaterThanOrEqual(1);
+      expect((await sweepRetention(t.ctx, defaults)).events).toBeGreaterThanOrEqual(1);
       expect((await counts(tenant.companyId)).dispatched).toBe(0);
     } finally {
-      t.clock.advance(-8 * DAY_MS);
+      t.clock.advance(-35 * DAY_MS);
     }
   });
 

@@ -1,5 +1,7 @@
-import { and, asc, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
+import type { PagePosition } from '../../shared/pagination.ts';
 import { applications, applicationStatusHistory } from './tables.ts';
 
 export type ApplicationRow = typeof applications.$inferSelect;
@@ -89,8 +91,9 @@ export async function listApplications(
   db: Db,
   companyId: string,
   filters: ApplicationFilters,
-  page: { limit: number; offset: number },
+  page: PagePosition,
 ): Promise<{ rows: ApplicationRow[]; total: number }> {
+  const sortKeys = page.ordering.sync ? [applications.updatedAt, applications.id] : [applications.appliedAt, applications.id];
   const conditions: SQL[] = [eq(applications.companyId, companyId)];
   if (filters.jobListingId) conditions.push(eq(applications.jobListingId, filters.jobListingId));
   if (filters.candidateId) conditions.push(eq(applications.candidateId, filters.candidateId));
@@ -101,8 +104,8 @@ export async function listApplications(
     db
       .select()
       .from(applications)
-      .where(where)
-      .orderBy(desc(applications.appliedAt), desc(applications.id))
+      .where(and(where, keysetAfter(sortKeys, page)))
+      .orderBy(...keysetOrderBy(sortKeys, page))
       .limit(page.limit)
       .offset(page.offset),
     db.select({ total: count() }).from(applications).where(where),
@@ -110,24 +113,24 @@ export async function listApplications(
   return { rows, total };
 }
 
+/** The submission (no fromStatus) sorts before the moves of the same millisecond. */
+const historyIsMove = sql`(${applicationStatusHistory.fromStatus} is not null)`;
+
 export async function listStatusHistory(
   db: Db,
   companyId: string,
   applicationId: string,
-  page: { limit: number; offset: number },
+  page: PagePosition,
 ): Promise<{ rows: StatusHistoryRow[]; total: number }> {
+  // Newest first; a move made in the same millisecond as the submission still sorts after it.
+  const sortKeys = [applicationStatusHistory.changedAt, historyIsMove, applicationStatusHistory.id];
   const where = and(eq(applicationStatusHistory.companyId, companyId), eq(applicationStatusHistory.applicationId, applicationId));
   const [rows, [{ total }]] = await Promise.all([
     db
       .select()
       .from(applicationStatusHistory)
-      .where(where)
-      // Newest first; a move made in the same millisecond as the submission still sorts after it.
-      .orderBy(
-        desc(applicationStatusHistory.changedAt),
-        asc(sql`${applicationStatusHistory.fromStatus} is null`),
-        desc(applicationStatusHistory.id),
-      )
+      .where(and(where, keysetAfter(sortKeys, page)))
+      .orderBy(...keysetOrderBy(sortKeys, page))
       .limit(page.limit)
       .offset(page.offset),
     db.select({ total: count() }).from(applicationStatusHistory).where(where),
@@ -141,4 +144,31 @@ export async function listApplicationsOfCandidate(db: Db, companyId: string, can
     .from(applications)
     .where(and(eq(applications.companyId, companyId), eq(applications.candidateId, candidateId)))
     .orderBy(desc(applications.appliedAt), desc(applications.id));
+}
+
+/** Erasure: empties the free texts a person wrote or that were written about them; answers the application ids. */
+export async function clearPersonalTexts(db: Db, companyId: string, candidateId: string, now: Date): Promise<string[]> {
+  const rows = await db
+    .update(applications)
+    .set({ coverLetter: null, updatedAt: now })
+    .where(and(eq(applications.companyId, companyId), eq(applications.candidateId, candidateId)))
+    .returning({ id: applications.id });
+  const ids = rows.map((row) => row.id);
+  if (ids.length > 0) {
+    await db
+      .update(applicationStatusHistory)
+      .set({ reason: null })
+      .where(and(eq(applicationStatusHistory.companyId, companyId), inArray(applicationStatusHistory.applicationId, ids)));
+  }
+  return ids;
+}
+
+/** Every history row of these applications, oldest first. */
+export async function listHistoryOfApplications(db: Db, companyId: string, applicationIds: string[]): Promise<StatusHistoryRow[]> {
+  if (applicationIds.length === 0) return [];
+  return db
+    .select()
+    .from(applicationStatusHistory)
+    .where(and(eq(applicationStatusHistory.companyId, companyId), inArray(applicationStatusHistory.applicationId, applicationIds)))
+    .orderBy(applicationStatusHistory.changedAt, applicationStatusHistory.id);
 }

@@ -1,8 +1,10 @@
-import { and, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
+import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
+import type { PagePosition } from '../../shared/pagination.ts';
 import { candidates } from './tables.ts';
 
-export type CandidateRow = Omit<typeof candidates.$inferSelect, 'searchVector'>;
+export type CandidateRow = Omit<typeof candidates.$inferSelect, 'searchVector' | 'erasedAt'>;
 
 /** Every column but the search vector, which no reader needs. */
 const candidateColumns = {
@@ -21,13 +23,30 @@ const candidateColumns = {
   updatedAt: candidates.updatedAt,
 };
 
-export async function findCandidate(db: Db, companyId: string, id: string): Promise<CandidateRow | undefined> {
-  const [row] = await db
+/** The company's candidate, unless erased. `lock: 'update'` locks the row for an erasure. */
+export async function findCandidate(
+  db: Db,
+  companyId: string,
+  id: string,
+  options: { lock?: 'update' } = {},
+): Promise<CandidateRow | undefined> {
+  const query = db
     .select(candidateColumns)
     .from(candidates)
-    .where(and(eq(candidates.companyId, companyId), eq(candidates.id, id)))
+    .where(and(eq(candidates.companyId, companyId), eq(candidates.id, id), isNull(candidates.erasedAt)))
     .limit(1);
+  const [row] = options.lock === 'update' ? await query.for('update') : await query;
   return row;
+}
+
+/** Overwrites the person's fields and marks the row erased. */
+export async function anonymizeCandidateRow(
+  db: Db,
+  id: string,
+  fields: Pick<CandidateRow, 'firstName' | 'lastName' | 'email' | 'phone' | 'headline' | 'location' | 'skills' | 'links'>,
+  now: Date,
+): Promise<void> {
+  await db.update(candidates).set({ ...fields, updatedAt: now, erasedAt: now }).where(eq(candidates.id, id));
 }
 
 export async function findCandidatesByIds(db: Db, companyId: string, ids: string[]): Promise<CandidateRow[]> {
@@ -68,23 +87,37 @@ export interface CandidateFilters {
   updatedSince?: Date | undefined;
 }
 
+/**
+ * `page.ordering` decides the order: newest first, by relevance with `q` ('relevance': rank, then
+ * newest), or (updatedAt, id) ascending with updatedSince. Each row answers its rank (0 without q).
+ */
 export async function listCandidates(
   db: Db,
   companyId: string,
   filters: CandidateFilters,
-  page: { limit: number; offset: number },
-): Promise<{ rows: CandidateRow[]; total: number }> {
-  const conditions: SQL[] = [eq(candidates.companyId, companyId)];
+  page: PagePosition,
+): Promise<{ rows: Array<CandidateRow & { rank: number }>; total: number }> {
+  const conditions: SQL[] = [eq(candidates.companyId, companyId), isNull(candidates.erasedAt)];
   if (filters.updatedSince) conditions.push(gte(candidates.updatedAt, filters.updatedSince));
   const query = filters.q === undefined ? undefined : prefixQuery(filters.q);
   if (query) conditions.push(sql`${candidates.searchVector} @@ ${query}`);
   const where = and(...conditions);
 
-  const order: SQL[] = [desc(candidates.createdAt), desc(candidates.id)];
-  if (query) order.unshift(sql`ts_rank(${candidates.searchVector}, ${query}) desc`);
+  const rank = query ? sql<number>`ts_rank(${candidates.searchVector}, ${query})` : sql<number>`0::real`;
+  const sortKeys = page.ordering.sync
+    ? [candidates.updatedAt, candidates.id]
+    : page.ordering.name === 'relevance'
+      ? [rank, candidates.createdAt, candidates.id]
+      : [candidates.createdAt, candidates.id];
 
   const [rows, [{ total }]] = await Promise.all([
-    db.select(candidateColumns).from(candidates).where(where).orderBy(...order).limit(page.limit).offset(page.offset),
+    db
+      .select({ ...candidateColumns, rank: sql<number>`(${rank})::float8`.mapWith(Number) })
+      .from(candidates)
+      .where(and(where, keysetAfter(sortKeys, page)))
+      .orderBy(...keysetOrderBy(sortKeys, page))
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ total: count() }).from(candidates).where(where),
   ]);
   return { rows, total };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import { normalizeLanguageTag } from '../../shared/language-tags.ts';
-import { countCompanies, findCompany, insertCompany, updateCompany, type CompanyRow } from './repo.ts';
+import { countCompanies, findCompany, insertCompany, listCompanyRows, updateCompany, type CompanyRow } from './repo.ts';
 
 export interface CompanyView {
   id: string;
@@ -53,6 +53,21 @@ export async function createCompany(
 /** Whether any company exists yet (the demo seed runs only on an empty database). */
 export async function hasCompanies(ctx: ServiceContext): Promise<boolean> {
   return (await countCompanies(ctx.db)) > 0;
+}
+
+/**
+ * Every company, newest first, by page number (operators: the CLI's `company list`; tenants are
+ * few and operators read them, so plain offset pages do).
+ */
+export async function listCompanies(
+  ctx: Pick<ServiceContext, 'db'>,
+  request: { page: number; size: number },
+): Promise<{ data: CompanyView[]; pagination: { page: number; size: number; totalElements: number; totalPages: number } }> {
+  const [rows, total] = await Promise.all([listCompanyRows(ctx.db, request.size, request.page * request.size), countCompanies(ctx.db)]);
+  return {
+    data: rows.map(toCompanyView),
+    pagination: { page: request.page, size: request.size, totalElements: total, totalPages: Math.ceil(total / request.size) },
+  };
 }
 
 export async function getCompany(ctx: ServiceContext, id: string): Promise<CompanyView> {

@@ -4,7 +4,7 @@
 // presenter.ts (the language choice, read-only) and machine-translation.ts (AI translations, made
 // on the write path and by the scheduled sweep).
 import type { Db } from '../../db/client.ts';
-import { toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
+import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
 import { NotFoundError } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import type { JobListingStatus } from '../reference-data/enums.ts';
@@ -14,7 +14,7 @@ import type { JobListingListItemView } from './schemas.ts';
 
 export type { JobListingView } from './schemas.ts';
 export type { LanguageOptions, PresentedJobListing } from './presenter.ts';
-export { createJobListing, deleteJobListing, putJobListingTranslation, updateJobListing } from './commands.ts';
+export { createJobListing, deleteJobListing, listingTag, putJobListingTranslation, updateJobListing } from './commands.ts';
 export {
   approveJobListing,
   archiveJobListing,
@@ -48,15 +48,18 @@ export async function listJobListings(
   input: ListJobListingsInput,
   options: LanguageOptions = {},
 ): Promise<{ page: Page<JobListingListItemView>; language: string }> {
-  const { rows, total } = await listJobListingRows(ctx.db, {
+  const filter = {
     companyId,
-    statuses: input.status && input.status.length > 0 ? [...new Set(input.status)] : undefined,
+    statuses: input.status && input.status.length > 0 ? [...new Set(input.status)].sort() : undefined,
     updatedSince: input.updatedSince ? new Date(input.updatedSince) : undefined,
-    limit: input.size,
-    offset: input.page * input.size,
-  });
+  };
+  const position = startPage(input, 'job-listings', filter.updatedSince ? CHANGED_SINCE : NEWEST_FIRST, filter);
+  const { rows: fetched, total } = await listJobListingRows(ctx.db, filter, position);
+  const { rows, ...cursors } = endPage(fetched, position, (row) =>
+    position.ordering.sync ? [row.updatedAt, row.id] : [row.createdAt, row.id],
+  );
   const { items, language } = await presentJobListingItems(ctx, companyId, rows, options);
-  return { page: toPage(items, total, input), language };
+  return { page: toPage(items, total, position, cursors), language };
 }
 
 /**

@@ -1,8 +1,10 @@
 // SQL of the webhooks module: subscriptions, deliveries and their attempts, and the worker's
 // fan-out and claim queries. The outbox's own queries (undispatched events) are src/infra/outbox/repo.ts.
-import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 import { deleteBatch } from '../../db/delete-batch.ts';
+import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
+import type { PagePosition } from '../../shared/pagination.ts';
 import type { DeliveryStatus } from './retry-schedule.ts';
 import { webhookDeliveries, webhookDeliveryAttempts, webhookSubscriptions } from './tables.ts';
 
@@ -42,14 +44,15 @@ export async function findSubscription(db: Db, companyId: string, id: string): P
 export async function listSubscriptions(
   db: Db,
   companyId: string,
-  page: { limit: number; offset: number },
+  page: PagePosition,
 ): Promise<{ rows: SubscriptionRow[]; total: number }> {
   const where = eq(webhookSubscriptions.companyId, companyId);
+  const sortKeys = [webhookSubscriptions.createdAt, webhookSubscriptions.id];
   const rows = await db
     .select()
     .from(webhookSubscriptions)
-    .where(where)
-    .orderBy(desc(webhookSubscriptions.createdAt), desc(webhookSubscriptions.id))
+    .where(and(where, keysetAfter(sortKeys, page)))
+    .orderBy(...keysetOrderBy(sortKeys, page))
     .limit(page.limit)
     .offset(page.offset);
   const [{ total }] = await db.select({ total: count() }).from(webhookSubscriptions).where(where);
@@ -144,8 +147,9 @@ export async function listDeliveries(
   db: Db,
   subscriptionId: string,
   filter: { status?: DeliveryStatus | undefined },
-  page: { limit: number; offset: number },
+  page: PagePosition,
 ): Promise<{ rows: DeliveryRow[]; total: number }> {
+  const sortKeys = [webhookDeliveries.createdAt, webhookDeliveries.id];
   const where = and(
     eq(webhookDeliveries.subscriptionId, subscriptionId),
     filter.status ? eq(webhookDeliveries.status, filter.status) : undefined,
@@ -153,8 +157,8 @@ export async function listDeliveries(
   const rows = await db
     .select()
     .from(webhookDeliveries)
-    .where(where)
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .where(and(where, keysetAfter(sortKeys, page)))
+    .orderBy(...keysetOrderBy(sortKeys, page))
     .limit(page.limit)
     .offset(page.offset);
   const [{ total }] = await db.select({ total: count() }).from(webhookDeliveries).where(where);
@@ -425,4 +429,32 @@ export async function deleteFinishedDeliveriesBefore(db: Db, before: Date, limit
     age: 'updated_at',
     limit,
   });
+}
+
+// ---- erasure and export of a person's data ---------------------------------------------------------
+
+/** The company's deliveries whose body names any of these ids (found by the body: its event may be pruned already). */
+export async function listDeliveriesMentioning(db: Db, companyId: string, ids: string[]): Promise<DeliveryRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.companyId, companyId),
+        sql`(${sql.join(
+          ids.map((id) => sql`strpos(${webhookDeliveries.payload}, ${id}) > 0`),
+          sql` or `,
+        )})`,
+      ),
+    )
+    .orderBy(asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id));
+}
+
+export async function setDeliveryPayload(db: Db, id: string, payload: string): Promise<void> {
+  await db.update(webhookDeliveries).set({ payload }).where(eq(webhookDeliveries.id, id));
+}
+
+export async function setAttemptResponseBody(db: Db, id: string, responseBody: string | null): Promise<void> {
+  await db.update(webhookDeliveryAttempts).set({ responseBody }).where(eq(webhookDeliveryAttempts.id, id));
 }
