@@ -776,173 +776,7 @@ export interface paths {
          * Read the company's settings
          * @description A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The company's settings. */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
-                         *       "name": "Engineering",
-                         *       "defaultLanguage": "Example text",
-                         *       "requiresListingReview": true,
-                         *       "createdAt": "2026-03-02T09:30:00.000Z",
-                         *       "updatedAt": "2026-03-02T09:30:00.000Z"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["CompanySettings"];
-                    };
-                };
-                /** @description Missing, invalid, expired or revoked API key */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 401,
-                         *       "error": "UNAUTHORIZED",
-                         *       "message": "Missing, invalid, expired or revoked API key",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/company"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The key lacks the required scope (named in details) */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 403,
-                         *       "error": "FORBIDDEN",
-                         *       "message": "The key lacks the required scope (named in details)",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/company"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Request validation failed; details lists the failing fields */
-                422: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 422,
-                         *       "error": "VALIDATION_ERROR",
-                         *       "message": "Request validation failed; details lists the failing fields",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/company",
-                         *       "details": [
-                         *         {
-                         *           "field": "position",
-                         *           "message": "is required"
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limit exceeded; see Retry-After */
-                429: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 429,
-                         *       "error": "TOO_MANY_REQUESTS",
-                         *       "message": "Rate limit exceeded; see Retry-After",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/company"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server fault (no internals are shown) */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 500,
-                         *       "error": "INTERNAL_ERROR",
-                         *       "message": "Server fault (no internals are shown)",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/company"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
-                503: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 503,
-                         *       "error": "SERVICE_UNAVAILABLE",
-                         *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/company"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["getCompanySettings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -954,245 +788,7 @@ export interface paths {
          *
          *     A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted. Only a company ADMIN may call it (403 otherwise).
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        /** @description BCP 47 tag, e.g. en or de-CH */
-                        defaultLanguage?: string;
-                        requiresListingReview?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description The company's settings. */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
-                         *       "name": "Engineering",
-                         *       "defaultLanguage": "Example text",
-                         *       "requiresListingReview": true,
-                         *       "createdAt": "2026-03-02T09:30:00.000Z",
-                         *       "updatedAt": "2026-03-02T09:30:00.000Z"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["CompanySettings"];
-                    };
-                };
-                /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
-                400: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 400,
-                         *       "error": "BAD_REQUEST",
-                         *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/company"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Missing, invalid, expired or revoked API key */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 401,
-                         *       "error": "UNAUTHORIZED",
-                         *       "message": "Missing, invalid, expired or revoked API key",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/company"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The key lacks the required scope (named in details) */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 403,
-                         *       "error": "FORBIDDEN",
-                         *       "message": "The key lacks the required scope (named in details)",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/company"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Body larger than 1 MB */
-                413: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 413,
-                         *       "error": "PAYLOAD_TOO_LARGE",
-                         *       "message": "Body larger than 1 MB",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/company"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Body is not JSON */
-                415: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 415,
-                         *       "error": "UNSUPPORTED_MEDIA_TYPE",
-                         *       "message": "Body is not JSON",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/company"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Request validation failed; details lists the failing fields */
-                422: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 422,
-                         *       "error": "VALIDATION_ERROR",
-                         *       "message": "Request validation failed; details lists the failing fields",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/company",
-                         *       "details": [
-                         *         {
-                         *           "field": "position",
-                         *           "message": "is required"
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limit exceeded; see Retry-After */
-                429: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 429,
-                         *       "error": "TOO_MANY_REQUESTS",
-                         *       "message": "Rate limit exceeded; see Retry-After",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/company"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server fault (no internals are shown) */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 500,
-                         *       "error": "INTERNAL_ERROR",
-                         *       "message": "Server fault (no internals are shown)",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/company"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
-                503: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 503,
-                         *       "error": "SERVICE_UNAVAILABLE",
-                         *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/company"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateCompanySettings"];
         trace?: never;
     };
     "/settings/job-listings/{id}/approve": {
@@ -1210,445 +806,7 @@ export interface paths {
          *
          *     A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted. Only a company ADMIN may call it (403 otherwise).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes a retry safe: the same key and body replay the first answer for 24 hours. While the first request runs, 409; if it died without answering, a retry after the lease (60 s by default) runs it. */
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A job listing, with its texts in the language of the response. */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
-                         *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
-                         *       "status": "DRAFT",
-                         *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
-                         *       "position": {
-                         *         "value": "Example text",
-                         *         "original": "Example text",
-                         *         "sourceLanguage": "en",
-                         *         "translated": false,
-                         *         "translationType": "HUMAN"
-                         *       },
-                         *       "positionType": "FULL_TIME",
-                         *       "workPlaceType": "REMOTE",
-                         *       "address": {
-                         *         "street": "Friedrichstraße 68",
-                         *         "city": "Berlin",
-                         *         "state": "Example text",
-                         *         "country": "DE",
-                         *         "postalCode": "10117",
-                         *         "latitude": 52.5163,
-                         *         "longitude": 13.3889
-                         *       },
-                         *       "isStartDate": true,
-                         *       "startDate": "2026-06-30",
-                         *       "jobDescription": {
-                         *         "value": "Example text",
-                         *         "original": "Example text",
-                         *         "sourceLanguage": "en",
-                         *         "translated": false,
-                         *         "translationType": "HUMAN"
-                         *       },
-                         *       "requirementsSummary": {
-                         *         "value": "Example text",
-                         *         "original": "Example text",
-                         *         "sourceLanguage": "en",
-                         *         "translated": false,
-                         *         "translationType": "HUMAN"
-                         *       },
-                         *       "personalQualitiesSummary": {
-                         *         "value": "Example text",
-                         *         "original": "Example text",
-                         *         "sourceLanguage": "en",
-                         *         "translated": false,
-                         *         "translationType": "HUMAN"
-                         *       },
-                         *       "skills": [
-                         *         {
-                         *           "value": {
-                         *             "value": "Example text",
-                         *             "original": "Example text",
-                         *             "sourceLanguage": "en",
-                         *             "translated": false,
-                         *             "translationType": "HUMAN"
-                         *           },
-                         *           "type": "SKILL",
-                         *           "expertType": "BEGINNER",
-                         *           "languageProficiency": "A1",
-                         *           "drivingClass": "AM"
-                         *         }
-                         *       ],
-                         *       "currency": "EUR",
-                         *       "salaryBase": 72000,
-                         *       "isSalaryMax": true,
-                         *       "salaryMax": 86000,
-                         *       "salaryType": "GROSS",
-                         *       "paymentInterval": "HOURLY",
-                         *       "salaryDescription": {
-                         *         "value": "Example text",
-                         *         "original": "Example text",
-                         *         "sourceLanguage": "en",
-                         *         "translated": false,
-                         *         "translationType": "HUMAN"
-                         *       },
-                         *       "benefits": [
-                         *         {
-                         *           "value": "Example text",
-                         *           "original": "Example text",
-                         *           "sourceLanguage": "en",
-                         *           "translated": false,
-                         *           "translationType": "HUMAN"
-                         *         }
-                         *       ],
-                         *       "educationLevel": "NONE",
-                         *       "fieldOfStudy": {
-                         *         "value": "Example text",
-                         *         "original": "Example text",
-                         *         "sourceLanguage": "en",
-                         *         "translated": false,
-                         *         "translationType": "HUMAN"
-                         *       },
-                         *       "yearsOfExperience": 5,
-                         *       "availableForEveryCountry": true,
-                         *       "numberOfPositionsOpened": 2,
-                         *       "jobListingEndDate": "2026-06-30",
-                         *       "referenceNumber": "ENG-2026-014",
-                         *       "hiringProcessSteps": [
-                         *         {
-                         *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
-                         *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
-                         *           "stepOrder": 1,
-                         *           "stepName": {
-                         *             "value": "Example text",
-                         *             "original": "Example text",
-                         *             "sourceLanguage": "en",
-                         *             "translated": false,
-                         *             "translationType": "HUMAN"
-                         *           },
-                         *           "description": {
-                         *             "value": "Example text",
-                         *             "original": "Example text",
-                         *             "sourceLanguage": "en",
-                         *             "translated": false,
-                         *             "translationType": "HUMAN"
-                         *           }
-                         *         }
-                         *       ],
-                         *       "jobListingTags": [
-                         *         {
-                         *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
-                         *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
-                         *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
-                         *         }
-                         *       ],
-                         *       "jobListingRequirements": [
-                         *         {
-                         *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
-                         *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
-                         *           "requirementText": "Right to work in the EU"
-                         *         }
-                         *       ],
-                         *       "rejectionReason": "Example text",
-                         *       "createdAt": "2026-03-02T09:30:00.000Z",
-                         *       "updatedAt": "2026-03-02T09:30:00.000Z",
-                         *       "publishedAt": "2026-03-02T09:30:00.000Z",
-                         *       "expiresAt": "2026-03-02T09:30:00.000Z",
-                         *       "closedAt": "2026-03-02T09:30:00.000Z"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["JobListing"];
-                    };
-                };
-                /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
-                400: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 400,
-                         *       "error": "BAD_REQUEST",
-                         *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/approve"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Missing, invalid, expired or revoked API key */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 401,
-                         *       "error": "UNAUTHORIZED",
-                         *       "message": "Missing, invalid, expired or revoked API key",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/approve"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The key lacks the required scope (named in details) */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 403,
-                         *       "error": "FORBIDDEN",
-                         *       "message": "The key lacks the required scope (named in details)",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/approve"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The addressed resource does not exist (or belongs to another company) */
-                404: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 404,
-                         *       "error": "NOT_FOUND",
-                         *       "message": "The addressed resource does not exist (or belongs to another company)",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/approve"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The request conflicts with the current state of the resource */
-                409: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 409,
-                         *       "error": "CONFLICT",
-                         *       "message": "The request conflicts with the current state of the resource",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/approve"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Body larger than 1 MB */
-                413: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 413,
-                         *       "error": "PAYLOAD_TOO_LARGE",
-                         *       "message": "Body larger than 1 MB",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/approve"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description A path parameter is too long */
-                414: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 414,
-                         *       "error": "URI_TOO_LONG",
-                         *       "message": "A path parameter is too long",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/approve"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Body is not JSON */
-                415: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 415,
-                         *       "error": "UNSUPPORTED_MEDIA_TYPE",
-                         *       "message": "Body is not JSON",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/approve"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Request validation failed; details lists the failing fields */
-                422: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 422,
-                         *       "error": "VALIDATION_ERROR",
-                         *       "message": "Request validation failed; details lists the failing fields",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/approve",
-                         *       "details": [
-                         *         {
-                         *           "field": "position",
-                         *           "message": "is required"
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limit exceeded; see Retry-After */
-                429: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 429,
-                         *       "error": "TOO_MANY_REQUESTS",
-                         *       "message": "Rate limit exceeded; see Retry-After",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/approve"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server fault (no internals are shown) */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 500,
-                         *       "error": "INTERNAL_ERROR",
-                         *       "message": "Server fault (no internals are shown)",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/approve"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
-                503: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 503,
-                         *       "error": "SERVICE_UNAVAILABLE",
-                         *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/approve"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["approveJobListing"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1670,452 +828,7 @@ export interface paths {
          *
          *     A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted. Only a company ADMIN may call it (403 otherwise).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes a retry safe: the same key and body replay the first answer for 24 hours. While the first request runs, 409; if it died without answering, a retry after the lease (60 s by default) runs it. */
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Shown on the listing (rejectionReason) until it is published again */
-                        reason: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description A job listing, with its texts in the language of the response. */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
-                         *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
-                         *       "status": "DRAFT",
-                         *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
-                         *       "position": {
-                         *         "value": "Example text",
-                         *         "original": "Example text",
-                         *         "sourceLanguage": "en",
-                         *         "translated": false,
-                         *         "translationType": "HUMAN"
-                         *       },
-                         *       "positionType": "FULL_TIME",
-                         *       "workPlaceType": "REMOTE",
-                         *       "address": {
-                         *         "street": "Friedrichstraße 68",
-                         *         "city": "Berlin",
-                         *         "state": "Example text",
-                         *         "country": "DE",
-                         *         "postalCode": "10117",
-                         *         "latitude": 52.5163,
-                         *         "longitude": 13.3889
-                         *       },
-                         *       "isStartDate": true,
-                         *       "startDate": "2026-06-30",
-                         *       "jobDescription": {
-                         *         "value": "Example text",
-                         *         "original": "Example text",
-                         *         "sourceLanguage": "en",
-                         *         "translated": false,
-                         *         "translationType": "HUMAN"
-                         *       },
-                         *       "requirementsSummary": {
-                         *         "value": "Example text",
-                         *         "original": "Example text",
-                         *         "sourceLanguage": "en",
-                         *         "translated": false,
-                         *         "translationType": "HUMAN"
-                         *       },
-                         *       "personalQualitiesSummary": {
-                         *         "value": "Example text",
-                         *         "original": "Example text",
-                         *         "sourceLanguage": "en",
-                         *         "translated": false,
-                         *         "translationType": "HUMAN"
-                         *       },
-                         *       "skills": [
-                         *         {
-                         *           "value": {
-                         *             "value": "Example text",
-                         *             "original": "Example text",
-                         *             "sourceLanguage": "en",
-                         *             "translated": false,
-                         *             "translationType": "HUMAN"
-                         *           },
-                         *           "type": "SKILL",
-                         *           "expertType": "BEGINNER",
-                         *           "languageProficiency": "A1",
-                         *           "drivingClass": "AM"
-                         *         }
-                         *       ],
-                         *       "currency": "EUR",
-                         *       "salaryBase": 72000,
-                         *       "isSalaryMax": true,
-                         *       "salaryMax": 86000,
-                         *       "salaryType": "GROSS",
-                         *       "paymentInterval": "HOURLY",
-                         *       "salaryDescription": {
-                         *         "value": "Example text",
-                         *         "original": "Example text",
-                         *         "sourceLanguage": "en",
-                         *         "translated": false,
-                         *         "translationType": "HUMAN"
-                         *       },
-                         *       "benefits": [
-                         *         {
-                         *           "value": "Example text",
-                         *           "original": "Example text",
-                         *           "sourceLanguage": "en",
-                         *           "translated": false,
-                         *           "translationType": "HUMAN"
-                         *         }
-                         *       ],
-                         *       "educationLevel": "NONE",
-                         *       "fieldOfStudy": {
-                         *         "value": "Example text",
-                         *         "original": "Example text",
-                         *         "sourceLanguage": "en",
-                         *         "translated": false,
-                         *         "translationType": "HUMAN"
-                         *       },
-                         *       "yearsOfExperience": 5,
-                         *       "availableForEveryCountry": true,
-                         *       "numberOfPositionsOpened": 2,
-                         *       "jobListingEndDate": "2026-06-30",
-                         *       "referenceNumber": "ENG-2026-014",
-                         *       "hiringProcessSteps": [
-                         *         {
-                         *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
-                         *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
-                         *           "stepOrder": 1,
-                         *           "stepName": {
-                         *             "value": "Example text",
-                         *             "original": "Example text",
-                         *             "sourceLanguage": "en",
-                         *             "translated": false,
-                         *             "translationType": "HUMAN"
-                         *           },
-                         *           "description": {
-                         *             "value": "Example text",
-                         *             "original": "Example text",
-                         *             "sourceLanguage": "en",
-                         *             "translated": false,
-                         *             "translationType": "HUMAN"
-                         *           }
-                         *         }
-                         *       ],
-                         *       "jobListingTags": [
-                         *         {
-                         *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
-                         *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
-                         *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
-                         *         }
-                         *       ],
-                         *       "jobListingRequirements": [
-                         *         {
-                         *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
-                         *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
-                         *           "requirementText": "Right to work in the EU"
-                         *         }
-                         *       ],
-                         *       "rejectionReason": "Example text",
-                         *       "createdAt": "2026-03-02T09:30:00.000Z",
-                         *       "updatedAt": "2026-03-02T09:30:00.000Z",
-                         *       "publishedAt": "2026-03-02T09:30:00.000Z",
-                         *       "expiresAt": "2026-03-02T09:30:00.000Z",
-                         *       "closedAt": "2026-03-02T09:30:00.000Z"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["JobListing"];
-                    };
-                };
-                /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
-                400: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 400,
-                         *       "error": "BAD_REQUEST",
-                         *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/reject"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Missing, invalid, expired or revoked API key */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 401,
-                         *       "error": "UNAUTHORIZED",
-                         *       "message": "Missing, invalid, expired or revoked API key",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/reject"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The key lacks the required scope (named in details) */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 403,
-                         *       "error": "FORBIDDEN",
-                         *       "message": "The key lacks the required scope (named in details)",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/reject"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The addressed resource does not exist (or belongs to another company) */
-                404: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 404,
-                         *       "error": "NOT_FOUND",
-                         *       "message": "The addressed resource does not exist (or belongs to another company)",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/reject"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The request conflicts with the current state of the resource */
-                409: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 409,
-                         *       "error": "CONFLICT",
-                         *       "message": "The request conflicts with the current state of the resource",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/reject"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Body larger than 1 MB */
-                413: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 413,
-                         *       "error": "PAYLOAD_TOO_LARGE",
-                         *       "message": "Body larger than 1 MB",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/reject"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description A path parameter is too long */
-                414: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 414,
-                         *       "error": "URI_TOO_LONG",
-                         *       "message": "A path parameter is too long",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/reject"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Body is not JSON */
-                415: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 415,
-                         *       "error": "UNSUPPORTED_MEDIA_TYPE",
-                         *       "message": "Body is not JSON",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/reject"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Request validation failed; details lists the failing fields */
-                422: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 422,
-                         *       "error": "VALIDATION_ERROR",
-                         *       "message": "Request validation failed; details lists the failing fields",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/reject",
-                         *       "details": [
-                         *         {
-                         *           "field": "position",
-                         *           "message": "is required"
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limit exceeded; see Retry-After */
-                429: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 429,
-                         *       "error": "TOO_MANY_REQUESTS",
-                         *       "message": "Rate limit exceeded; see Retry-After",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/reject"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server fault (no internals are shown) */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 500,
-                         *       "error": "INTERNAL_ERROR",
-                         *       "message": "Server fault (no internals are shown)",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/reject"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
-                503: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["XRequestId"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": 503,
-                         *       "error": "SERVICE_UNAVAILABLE",
-                         *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
-                         *       "timestamp": "2026-03-02T09:30:00.000Z",
-                         *       "path": "/settings/job-listings/x/reject"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["rejectJobListing"];
         delete?: never;
         options?: never;
         head?: never;
@@ -15853,6 +14566,1311 @@ export interface operations {
                      *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCompanySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company's settings. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "name": "Engineering",
+                     *       "defaultLanguage": "Example text",
+                     *       "requiresListingReview": true,
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanySettings"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateCompanySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Nordlicht Software GmbH",
+                 *       "defaultLanguage": "de",
+                 *       "requiresListingReview": true
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** @description BCP 47 tag, e.g. en or de-CH */
+                    defaultLanguage?: string;
+                    requiresListingReview?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The company's settings. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "name": "Engineering",
+                     *       "defaultLanguage": "Example text",
+                     *       "requiresListingReview": true,
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanySettings"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    approveJobListing: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body replay the first answer for 24 hours. While the first request runs, 409; if it died without answering, a retry after the lease (60 s by default) runs it. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A job listing, with its texts in the language of the response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JobListing"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rejectJobListing: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body replay the first answer for 24 hours. While the first request runs, 409; if it died without answering, a retry after the lease (60 s by default) runs it. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Please add the salary range and the team size before this goes live."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Shown on the listing (rejectionReason) until it is published again */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A job listing, with its texts in the language of the response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JobListing"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];

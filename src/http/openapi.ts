@@ -41,6 +41,8 @@ export const TAGS = [
   { name: 'Analytics', description: 'Hiring funnel and time-to-hire figures of the company.' },
   { name: 'Webhooks', description: 'Subscriptions that receive events as signed HTTP POSTs (Standard Webhooks), their deliveries, retries and redelivery. The events themselves are in the `webhooks` section.' },
   { name: 'Events', description: "The company's events as a feed (cursor, type and since filters), kept at least 30 days, deletions included: how a receiver that was down catches up." },
+  { name: 'Company', description: "The company's own settings: name, default language, and whether listings need review (a signed-in user's dashboard token only)." },
+  { name: 'Listing review', description: "Approve or reject listings waiting for review (UNDER_REVIEW), by a company ADMIN (a signed-in user's dashboard token only)." },
   { name: 'API keys', description: "The company's API keys (a signed-in user's dashboard token only)." },
   { name: 'Members', description: "The company's members and invitations (a signed-in user's dashboard token only)." },
 ];

@@ -19,6 +19,7 @@ export async function companyRoutes(app: AppInstance): Promise<void> {
     {
       config: { auth: anyMember },
       schema: {
+        operationId: 'getCompanySettings',
         tags: ['Company'],
         summary: "Read the company's settings",
         response: { 200: Type.Ref('CompanySettings') },
@@ -32,6 +33,7 @@ export async function companyRoutes(app: AppInstance): Promise<void> {
     {
       config: { auth: adminOnly },
       schema: {
+        operationId: 'updateCompanySettings',
         tags: ['Company'],
         summary: "Change the company's settings",
         description:
@@ -48,6 +50,7 @@ export async function companyRoutes(app: AppInstance): Promise<void> {
     {
       config: { auth: adminOnly },
       schema: {
+        operationId: 'approveJobListing',
         tags: ['Listing review'],
         summary: 'Approve a listing waiting for review',
         description: 'UNDER_REVIEW -> ACTIVE (published). Any other status: 409. A listing whose jobListingEndDate has passed: 422. No body.',
@@ -69,6 +72,7 @@ export async function companyRoutes(app: AppInstance): Promise<void> {
     {
       config: { auth: adminOnly },
       schema: {
+        operationId: 'rejectJobListing',
         tags: ['Listing review'],
         summary: 'Reject a listing waiting for review',
         description: 'UNDER_REVIEW -> DRAFT, with the reason shown in rejectionReason until the listing is published again. Any other status: 409.',
