@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { keptCount } from '../../infra/kept-counts/read.ts';
 import { applications, applicationStatusHistory } from './tables.ts';
 
 export type ApplicationRow = typeof applications.$inferSelect;
@@ -97,15 +98,30 @@ export async function listApplications(
   if (filters.statuses && filters.statuses.length > 0) conditions.push(inArray(applications.status, filters.statuses));
   if (filters.updatedSince) conditions.push(gte(applications.updatedAt, filters.updatedSince));
   const where = and(...conditions);
-  const [rows, [{ total }]] = await Promise.all([
+  // Deferred join: the page's ids come from the (company, applied_at, id) index alone, so a deep
+  // offset skips index entries, not rows; only the page's 20 rows are read.
+  const pageIds = db
+    .select({ id: applications.id })
+    .from(applications)
+    .where(where)
+    .orderBy(desc(applications.appliedAt), desc(applications.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  // Unfiltered or by status only: the kept count, never a count of rows.
+  const keptTotal = !filters.jobListingId && !filters.candidateId && !filters.updatedSince;
+  const [rows, total] = await Promise.all([
     db
       .select()
       .from(applications)
-      .where(where)
-      .orderBy(desc(applications.appliedAt), desc(applications.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(applications).where(where),
+      .where(inArray(applications.id, pageIds))
+      .orderBy(desc(applications.appliedAt), desc(applications.id)),
+    keptTotal
+      ? keptCount(db, companyId, 'applications', { statuses: filters.statuses })
+      : db
+          .select({ total: count() })
+          .from(applications)
+          .where(where)
+          .then(([row]) => row.total),
   ]);
   return { rows, total };
 }

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
+import { keptCount } from '../../infra/kept-counts/read.ts';
 import { candidates } from './tables.ts';
 
 export type CandidateRow = Omit<typeof candidates.$inferSelect, 'searchVector'>;
@@ -83,9 +84,16 @@ export async function listCandidates(
   const order: SQL[] = [desc(candidates.createdAt), desc(candidates.id)];
   if (query) order.unshift(sql`ts_rank(${candidates.searchVector}, ${query}) desc`);
 
-  const [rows, [{ total }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db.select(candidateColumns).from(candidates).where(where).orderBy(...order).limit(page.limit).offset(page.offset),
-    db.select({ total: count() }).from(candidates).where(where),
+    // Unfiltered: the kept count, never a count of rows.
+    query || filters.updatedSince
+      ? db
+          .select({ total: count() })
+          .from(candidates)
+          .where(where)
+          .then(([row]) => row.total)
+      : keptCount(db, companyId, 'candidates'),
   ]);
   return { rows, total };
 }
