@@ -86,6 +86,35 @@ export interface ApplicationFilters {
   updatedSince?: Date | undefined;
 }
 
+/** From this offset on, a page starts from the day it falls in (see deepPageIds). */
+const DEEP_OFFSET = 2_000;
+
+/**
+ * The ids of a deep page (newest first), found without walking the offset: the kept per-day counts
+ * (migration 0015) say on which UTC day of submission the offset falls and how many newer rows
+ * come before that day, so the index is entered at that day's end and walked only within it. One
+ * statement, so the counts and the rows are read from the same snapshot: the page is exactly the
+ * one a plain OFFSET would give. Past the end, no day is found and the page is empty.
+ */
+function deepPageIds(companyId: string, statuses: string[] | undefined, page: { limit: number; offset: number }): SQL {
+  const list = statuses && statuses.length > 0 ? sql.join(statuses.map((status) => sql`${status}`), sql`, `) : undefined;
+  // The day's end bound is a scalar subquery so it enters the index condition (NULL past the end:
+  // no rows). Parenthesized: it is used as `id in (...)`.
+  return sql`(with days as (
+      select day, sum(n) as n from application_daily_counts
+      where company_id = ${companyId} ${list ? sql`and status in (${list})` : sql``}
+      group by day having sum(n) <> 0
+    ), target as (
+      select day, before from (select day, n, sum(n) over (order by day desc) - n as before from days) c
+      where before <= ${page.offset} and before + n > ${page.offset}
+    )
+    select a.id from applications a
+    where a.company_id = ${companyId} ${list ? sql`and a.status in (${list})` : sql``}
+      and a.applied_at < (select (day + 1)::timestamp at time zone 'UTC' from target)
+    order by a.applied_at desc, a.id desc
+    offset (select ${page.offset} - before from target) limit ${page.limit})`;
+}
+
 export async function listApplications(
   db: Db,
   companyId: string,
@@ -98,17 +127,20 @@ export async function listApplications(
   if (filters.statuses && filters.statuses.length > 0) conditions.push(inArray(applications.status, filters.statuses));
   if (filters.updatedSince) conditions.push(gte(applications.updatedAt, filters.updatedSince));
   const where = and(...conditions);
-  // Deferred join: the page's ids come from the (company, applied_at, id) index alone, so a deep
-  // offset skips index entries, not rows; only the page's 20 rows are read.
-  const pageIds = db
-    .select({ id: applications.id })
-    .from(applications)
-    .where(where)
-    .orderBy(desc(applications.appliedAt), desc(applications.id))
-    .limit(page.limit)
-    .offset(page.offset);
   // Unfiltered or by status only: the kept count, never a count of rows.
   const keptTotal = !filters.jobListingId && !filters.candidateId && !filters.updatedSince;
+  // Deferred join: the page's ids come from the (company, applied_at, id) index alone, so an
+  // offset skips index entries, not rows; only the page's rows are read.
+  const pageIds =
+    keptTotal && page.offset >= DEEP_OFFSET
+      ? deepPageIds(companyId, filters.statuses, page)
+      : db
+          .select({ id: applications.id })
+          .from(applications)
+          .where(where)
+          .orderBy(desc(applications.appliedAt), desc(applications.id))
+          .limit(page.limit)
+          .offset(page.offset);
   const [rows, total] = await Promise.all([
     db
       .select()
