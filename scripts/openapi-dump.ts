@@ -1,19 +1,6 @@
 // Prints the OpenAPI document the app serves at /openapi.json (built in memory, no listen), so two
 // commits can be compared byte for byte after a refactoring:
 //   npm run openapi:dump > before.json; (change things); npm run openapi:dump | diff before.json -
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/client.ts';
-import { buildDeps } from '../src/deps.ts';
+import { buildOpenApiDocument } from './openapi-document.ts';
 
-const database = await openDatabase({}); // in memory: the document needs no data
-const deps = await buildDeps(loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: 'false' }), { database });
-const app = await buildApp(deps);
-try {
-  const res = await app.inject({ method: 'GET', url: '/openapi.json' });
-  process.stdout.write(`${JSON.stringify(res.json(), null, 2)}\n`);
-} finally {
-  await app.close();
-  await deps.close();
-  await database.close();
-}
+process.stdout.write(`${JSON.stringify(await buildOpenApiDocument(), null, 2)}\n`);

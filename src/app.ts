@@ -6,19 +6,26 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './deps.ts';
 import type { AppInstance } from './http/app-instance.ts';
 import type { ServiceContext } from './shared/context.ts';
-import { registerAccessLog } from './http/access-log.ts';
 import { registerMetricsRoute } from './http/metrics.ts';
-import { registerSecurityHeaders } from './http/security-headers.ts';
-import { registerAuth } from './http/auth.ts';
 import { ErrorEnvelope } from './http/error-envelope.ts';
-import { clientErrorHandler, expectationFailed, frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
+import { clientErrorHandler, expectationFailed, frameworkErrorHandler } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
-import { registerJsonBody } from './http/json-body.ts';
-import { registerHttpsOnly } from './http/https.ts';
-import { registerIdempotency, withIdempotencyFence } from './http/idempotency.ts';
-import { registerOpenApi } from './http/openapi.ts';
-import { registerAuthFailureLimit, registerRateLimit } from './http/rate-limit.ts';
-import { generateRequestId, registerRequestId } from './http/request-id.ts';
+import { withIdempotencyFence } from './http/idempotency.ts';
+import {
+  accessLogPlugin,
+  authFailureLimitPlugin,
+  authPlugin,
+  errorHandlingPlugin,
+  httpsOnlyPlugin,
+  idempotencyPlugin,
+  jsonBodyPlugin,
+  openApiPlugin,
+  paginationPlugin,
+  rateLimitPlugin,
+  requestIdPlugin,
+  securityHeadersPlugin,
+} from './http/plugins.ts';
+import { generateRequestId } from './http/request-id.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
 import { referenceDataRoutes, referenceDataSchemas } from './modules/reference-data/routes.ts';
 import { jobListingRoutes } from './modules/job-listings/routes.ts';
@@ -27,6 +34,7 @@ import { candidateRoutes, candidateSchemas } from './modules/candidates/routes.t
 import { applicationRoutes, applicationSchemas } from './modules/applications/routes.ts';
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
+import { eventRoutes, eventSchemas } from './modules/events/routes.ts';
 import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas.ts';
 import { webhookBacklog } from './modules/webhooks/service.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -46,6 +54,7 @@ const SHARED_SCHEMAS = [
   ...referenceDataSchemas,
   ...jobListingSchemas,
   ...candidateSchemas,
+  ...eventSchemas,
   ...applicationSchemas,
   ...analyticsSchemas,
   ...webhookSchemas,
@@ -103,19 +112,20 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.setValidatorCompiler(buildValidatorCompiler(SHARED_SCHEMAS));
-  registerRequestId(app);
-  registerAccessLog(app, metrics);
-  await registerSecurityHeaders(app, { https: deps.config.mode === 'production' || Boolean(deps.config.tls) });
-  registerJsonBody(app);
-  registerErrorHandling(app);
-  if (deps.config.mode === 'production') registerHttpsOnly(app);
-  registerAuth(app, ctx);
-  // After registerAuth: its onRoute hook must run first so the limit checks end up ahead of it
-  // (each prepends its check: the failure limit runs first, then the per-key limit, then auth).
-  registerRateLimit(app, { store: deps.rateLimitStore, limitPerMinute: config.rateLimitPerMinute, clock: deps.clock });
-  registerAuthFailureLimit(app, { store: deps.rateLimitStore, failuresPerMinute: config.authFailuresPerMinute, clock: deps.clock });
-  registerIdempotency(app, ctx, { leaseMs: config.idempotencyLeaseSeconds * 1000 });
-  await registerOpenApi(app, deps.config, { webhooks: webhookEventsOpenApi() });
+  // Named plugins: each declares the plugins it must follow, and Fastify refuses a wrong order
+  // (src/http/plugins.ts says why each order matters).
+  await app.register(requestIdPlugin);
+  await app.register(accessLogPlugin, { metrics });
+  await app.register(securityHeadersPlugin, { https: deps.config.mode === 'production' || Boolean(deps.config.tls) });
+  await app.register(jsonBodyPlugin);
+  await app.register(errorHandlingPlugin);
+  await app.register(paginationPlugin);
+  if (deps.config.mode === 'production') await app.register(httpsOnlyPlugin);
+  await app.register(authPlugin, { ctx });
+  await app.register(rateLimitPlugin, { store: deps.rateLimitStore, limitPerMinute: config.rateLimitPerMinute, clock: deps.clock });
+  await app.register(authFailureLimitPlugin, { store: deps.rateLimitStore, failuresPerMinute: config.authFailuresPerMinute, clock: deps.clock });
+  await app.register(idempotencyPlugin, { ctx, leaseMs: config.idempotencyLeaseSeconds * 1000 });
+  await app.register(openApiPlugin, { config: deps.config, events: webhookEventsOpenApi() });
   registerHealth(app, deps.database);
   if (deps.config.metricsPort === undefined) registerMetricsRoute(app, metrics, deps.config.metricsToken);
 
@@ -125,6 +135,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(applicationRoutes);
   await app.register(analyticsRoutes);
   await app.register(webhookRoutes);
+  await app.register(eventRoutes);
   await app.register(apiKeyRoutes);
 
   // The authorization server under /oauth2 and its sign-in pages. Keys come from the settings or

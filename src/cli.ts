@@ -197,6 +197,22 @@ const commands: Record<string, Command> = {
     },
   },
 
+  'webhooks deliver': {
+    usage: '',
+    summary:
+      'One delivery pass, then exit: fan out pending events and send every webhook delivery due now (each once). For a deployment without a running worker (from cron), or to flush before maintenance; safe beside running workers.',
+    options: {},
+    async run(_values, config, io) {
+      const { deliveryDeps, runWebhookWorkerOnce } = await import('./modules/webhooks/delivery-worker.ts');
+      const { createLogger } = await import('./shared/logger.ts');
+      // Log lines on stderr: stdout carries the JSON result.
+      const log = createLogger(config, 'cli', { write: (line: string) => io.stderr(line) });
+      return withDeps(config, (deps) =>
+        runWebhookWorkerOnce(deliveryDeps({ ...deps.ctx, config, log, transport: deps.webhookTransport, metrics: deps.metrics.deliveries })),
+      );
+    },
+  },
+
   migrate: {
     usage: '',
     summary: 'Apply pending database migrations. Prints the names applied (the server also migrates at start).',

@@ -2,6 +2,7 @@
 // around as a plain object: nothing reads process.env at request time.
 import { isIP } from 'node:net';
 import { EncryptionKeyError, parseEncryptionKey } from './shared/secret-box.ts';
+import { normalizeLanguageTag } from './shared/language-tags.ts';
 
 export type Mode = 'development' | 'production';
 
@@ -47,6 +48,11 @@ export interface Config {
   /** LibreTranslate-compatible machine translation (AI translations of job listings); unset: none. */
   translatorUrl: string | undefined;
   translatorApiKey: string | undefined;
+  /**
+   * TRANSLATOR_LANGUAGES: the languages every listing is machine-translated into when its texts are
+   * written (besides the languages it has a human translation in). Empty: only those.
+   */
+  translatorLanguages: string[];
   /** Private signing keys (a JWKS file) for the authorization server; unset: generated and kept in the database. */
   oidcJwksFile: string | undefined;
   /** Cookie signing keys of the sign-in pages (newest first); unset: generated and kept in the database. */
@@ -172,11 +178,18 @@ function tlsFiles(env: Env): Config['tls'] {
   return { certFile, keyFile };
 }
 
-function translatorSettings(env: Env): Pick<Config, 'translatorUrl' | 'translatorApiKey'> {
+function translatorSettings(env: Env): Pick<Config, 'translatorUrl' | 'translatorApiKey' | 'translatorLanguages'> {
   const translatorUrl = url(env, 'TRANSLATOR_URL', ['http:', 'https:']);
   const translatorApiKey = env.TRANSLATOR_API_KEY || undefined;
   if (translatorApiKey && !translatorUrl) throw new ConfigError('TRANSLATOR_API_KEY is set but TRANSLATOR_URL is not');
-  return { translatorUrl, translatorApiKey };
+  const translatorLanguages: string[] = [];
+  for (const raw of (env.TRANSLATOR_LANGUAGES ?? '').split(',').map((entry) => entry.trim()).filter(Boolean)) {
+    const tag = normalizeLanguageTag(raw);
+    if (!tag) throw new ConfigError(`TRANSLATOR_LANGUAGES: ${raw} is not a BCP 47 language tag`);
+    if (!translatorLanguages.includes(tag)) translatorLanguages.push(tag);
+  }
+  if (translatorLanguages.length > 0 && !translatorUrl) throw new ConfigError('TRANSLATOR_LANGUAGES is set but TRANSLATOR_URL is not');
+  return { translatorUrl, translatorApiKey, translatorLanguages };
 }
 
 function cookieKeys(env: Env): string[] | undefined {
@@ -341,7 +354,8 @@ export function loadConfig(env: Env = process.env): Config {
     metricsPort: optionalPort(env, 'METRICS_PORT'),
     workerMetricsPort: optionalPort(env, 'WORKER_METRICS_PORT'),
     retention: {
-      eventsDays: integer(env, 'RETENTION_EVENTS_DAYS', 30, 1, 3650),
+      // Not below 30: the event feed (GET /public/v1/events) promises 30 days of events.
+      eventsDays: integer(env, 'RETENTION_EVENTS_DAYS', 30, 30, 3650),
       deliveriesDays: integer(env, 'RETENTION_DELIVERIES_DAYS', 30, 1, 3650),
       // Not below the 24-hour replay window: a retry within it must still find its key.
       idempotencyHours: integer(env, 'RETENTION_IDEMPOTENCY_HOURS', 24, 24, 24 * 365),

@@ -1,16 +1,40 @@
 // Everything the worker runs besides HTTP (docs/decisions.md, "Scheduled work"): webhook delivery
-// and the sweeps (expired listings closed; old events, deliveries and idempotency keys deleted by
-// the retention sweep; expired authorization-server rows purged). Started by
-// src/worker.ts, and by src/server.ts when it is its own worker (the embedded database).
+// and the sweeps below, each a startPeriodic loop (src/shared/periodic.ts). Started by
+// src/worker.ts, and by src/server.ts when it is its own worker (the embedded database). Every sweep
+// is safe in several processes at once.
 import type { Deps } from './deps.ts';
-import { startJobListingExpiry } from './modules/job-listings/expiry-scheduler.ts';
+import { sweepRetention } from './maintenance/retention.ts';
+import { closeExpiredJobListings, translateDueJobListings } from './modules/job-listings/service.ts';
 import { startWebhookWorker, type WorkerLog } from './modules/webhooks/delivery-worker.ts';
-import { startRetention } from './maintenance/retention.ts';
-import { startOidcPurge } from './modules/oauth/purge-scheduler.ts';
+import { startPeriodic, type Periodic } from './shared/periodic.ts';
+
+const MINUTE_MS = 60_000;
 
 export interface ScheduledWork {
   /** Stops the sweeps and delivery, letting the work in flight finish. */
   stop(): Promise<void>;
+}
+
+/** A sweep: what it runs, how often, and how many rows a run handled (0: no log line). */
+interface Sweep {
+  name: string;
+  intervalMs: number;
+  run(): Promise<Record<string, number>>;
+}
+
+const count = async (work: Promise<number>) => ({ count: await work });
+
+/** The sweeps of a process, in the order they start (they stop in the reverse order). */
+function sweeps(deps: Deps): Sweep[] {
+  const { ctx, config } = deps;
+  return [
+    // A listing closes within a minute of its expiresAt.
+    { name: 'close expired job listings', intervalMs: MINUTE_MS, run: () => count(closeExpiredJobListings(ctx)) },
+    // Machine translations a write could not finish (translator down, a language it lacks).
+    { name: 'machine-translate job listings', intervalMs: MINUTE_MS, run: () => count(translateDueJobListings(ctx)) },
+    // Old events, deliveries and idempotency keys; expired authorization-server rows.
+    { name: 'retention', intervalMs: 10 * MINUTE_MS, run: () => sweepRetention(ctx, config.retention) },
+  ];
 }
 
 export function startScheduledWork(deps: Deps, log: WorkerLog = deps.log): ScheduledWork {
@@ -24,24 +48,18 @@ export function startScheduledWork(deps: Deps, log: WorkerLog = deps.log): Sched
     transport: deps.webhookTransport,
     metrics: deps.metrics.deliveries,
   });
-  const listingExpiry = startJobListingExpiry(ctx, {
-    onClosed: (count) => log.info({ count }, 'closed expired job listings'),
-    onError: (err) => log.error({ err }, 'expiry sweep failed'),
-  });
-  const retention = startRetention(ctx, config.retention, {
-    onSwept: (deleted) => log.info({ deleted }, 'retention sweep deleted old rows'),
-    onError: (err) => log.error({ err }, 'retention sweep failed'),
-  });
-  // Expired tokens, codes and sessions of the authorization server.
-  const oidcPurge = startOidcPurge(ctx, {
-    onPurged: (count) => log.info({ count }, 'purged expired authorization-server rows'),
-    onError: (err) => log.error({ err }, 'authorization-server purge failed'),
-  });
+  const loops: Periodic[] = sweeps(deps).map((sweep) =>
+    startPeriodic(sweep.run, {
+      intervalMs: sweep.intervalMs,
+      onDone: (done) => {
+        if (Object.values(done).some((n) => n > 0)) log.info({ sweep: sweep.name, ...done }, `sweep: ${sweep.name}`);
+      },
+      onError: (err) => log.error({ err, sweep: sweep.name }, `sweep failed: ${sweep.name}`),
+    }),
+  );
   return {
     async stop() {
-      await oidcPurge.stop();
-      await retention.stop();
-      await listingExpiry.stop();
+      for (const loop of loops.reverse()) await loop.stop();
       await delivery.stop();
     },
   };

@@ -87,10 +87,17 @@ function authenticate(ctx: ServiceContext, auth: RouteAuth): onRequestHookHandle
   };
 }
 
+/**
+ * The operation's security requirement: an API key or an oauth2 token holding the scope. The scope
+ * is listed on the oauth2 entry only: OpenAPI linters (Spectral's oas3-operation-security-defined)
+ * accept scopes only where the scheme declares them (oauth2 flows), so the API key's scope is said in
+ * the description and in `x-required-scope`. The openIdConnect scheme stays in components (discovery
+ * of the same tokens) and is not repeated per operation (docs/decisions.md).
+ */
 function securityOf(auth: RouteAuth): Array<Record<string, string[]>> {
   const scopes: string[] = auth.scope ? [auth.scope] : [];
-  const bearer: Array<Record<string, string[]>> = [{ [OAUTH_SCHEME]: scopes }, { [OIDC_SCHEME]: scopes }];
-  return auth.bearerOnly ? bearer : [{ [API_KEY_SCHEME]: scopes }, ...bearer];
+  const bearer: Array<Record<string, string[]>> = [{ [OAUTH_SCHEME]: scopes }];
+  return auth.bearerOnly ? bearer : [{ [API_KEY_SCHEME]: [] }, ...bearer];
 }
 
 function noteOf(auth: RouteAuth): string {
@@ -116,8 +123,9 @@ export function registerAuth(app: FastifyInstance, ctx: ServiceContext): void {
     route.schema = {
       ...schema,
       security: securityOf(auth),
+      ...(auth.scope ? { 'x-required-scope': auth.scope } : {}),
       description: schema.description ? `${schema.description}\n\n${note}` : note,
-      response: { ...errorResponses(auth.scope || auth.role ? [401, 403, 429] : [401, 429]), ...(schema.response as object) },
+      response: { ...errorResponses(auth.scope || auth.role || auth.bearerOnly ? [401, 403, 429] : [401, 429]), ...(schema.response as object) },
     };
     const existing = route.onRequest ? [route.onRequest].flat() : [];
     route.onRequest = [authenticate(ctx, auth), ...existing];

@@ -1,11 +1,34 @@
 // The contract's error envelope, as a schema for the OpenAPI document and as a builder.
 import { Type } from 'typebox';
-import type { ErrorDetail } from '../shared/errors.ts';
+import { ERROR_CODES, type ErrorDetail } from '../shared/errors.ts';
+
+/**
+ * Codes only the HTTP layer produces (framework and parser errors, the database being busy, a
+ * server fault), besides the domain's ERROR_CODES. Together: every value `error` can take.
+ */
+export const HTTP_ERROR_CODES = [
+  'METHOD_NOT_ALLOWED',
+  'NOT_ACCEPTABLE',
+  'PAYLOAD_TOO_LARGE',
+  'URI_TOO_LONG',
+  'REQUEST_TIMEOUT',
+  'EXPECTATION_FAILED',
+  'REQUEST_HEADER_FIELDS_TOO_LARGE',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL_ERROR',
+] as const;
+
+export const API_ERROR_CODES = [...ERROR_CODES, ...HTTP_ERROR_CODES.filter((code) => !(ERROR_CODES as readonly string[]).includes(code))];
+export type ApiErrorCode = (typeof ERROR_CODES)[number] | (typeof HTTP_ERROR_CODES)[number];
 
 export const ErrorEnvelope = Type.Object(
   {
     status: Type.Integer({ description: 'HTTP status' }),
-    error: Type.String({ description: 'Error code, e.g. VALIDATION_ERROR' }),
+    error: Type.Unsafe<ApiErrorCode>({
+      type: 'string',
+      enum: API_ERROR_CODES,
+      description: 'Error code: what went wrong, for programs (the message is for people)',
+    }),
     message: Type.String({ description: 'Readable reason' }),
     timestamp: Type.String({ format: 'date-time' }),
     path: Type.String({ description: 'Request path' }),
@@ -20,7 +43,7 @@ export const ErrorEnvelope = Type.Object(
 
 export interface ErrorBody {
   status: number;
-  error: string;
+  error: ApiErrorCode;
   message: string;
   timestamp: string;
   path: string;
@@ -29,7 +52,7 @@ export interface ErrorBody {
 
 export function errorBody(
   status: number,
-  error: string,
+  error: ApiErrorCode,
   message: string,
   url: string,
   details?: ErrorDetail[],
@@ -45,7 +68,7 @@ export function errorBody(
   return body;
 }
 
-const ERROR_RESPONSE_DESCRIPTIONS: Record<number, string> = {
+export const ERROR_RESPONSE_DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed request: a JSON body that does not parse, or a path that does not decode',
   401: 'Missing, invalid, expired or revoked API key',
   403: 'The key lacks the required scope (named in details)',

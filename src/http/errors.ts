@@ -5,10 +5,10 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseBusy } from '../db/client.ts';
 import { DomainError, type ErrorCode } from '../shared/errors.ts';
-import { errorBody, errorResponses } from './error-envelope.ts';
+import { errorBody, errorResponses, type ApiErrorCode } from './error-envelope.ts';
 import { detailsFromAjv } from './validation.ts';
 
-const CODE_BY_STATUS: Record<number, string> = {
+const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
@@ -42,7 +42,11 @@ export const STATUS_BY_ERROR_CODE: Record<ErrorCode, number> = {
   EMAIL_NOT_VERIFIED: 403,
 };
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** `notFound`: answers first when a request matches no route (405 on a known path); undefined to fall through to 404. */
+export function registerErrorHandling(
+  app: FastifyInstance,
+  options: { notFound?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined } = {},
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof DomainError) {
       const status = STATUS_BY_ERROR_CODE[error.code];
@@ -70,7 +74,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status === 400) message = /^Z_/.test(String(error.code)) ? 'Request body is not valid gzip' : 'Malformed JSON body';
     if (status === 413) message = 'Request body is larger than 1 MB';
     if (status === 415) message = 'Request body must be JSON (Content-Type: application/json)';
-    return reply.status(status).send(errorBody(status, CODE_BY_STATUS[status] ?? 'ERROR', message, request.url));
+    return reply.status(status).send(errorBody(status, CODE_BY_STATUS[status] ?? 'BAD_REQUEST', message, request.url));
   });
 
   // Document on every route the errors this handler produces for it, so the OpenAPI document
@@ -89,10 +93,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     route.schema = { ...schema, response: { ...errorResponses([...new Set(statuses)]), ...(schema.response as object) } };
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    reply
-      .status(404)
-      .send(errorBody(404, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`, request.url)),
+  app.setNotFoundHandler(
+    (request, reply) =>
+      options.notFound?.(request, reply) ??
+      reply
+        .status(404)
+        .send(errorBody(404, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`, request.url)),
   );
 }
 

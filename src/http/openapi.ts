@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import { SCOPES } from '../modules/api-keys/scopes.ts';
 import { API_KEY_SCHEME, OAUTH_SCHEME, OIDC_SCHEME } from './auth.ts';
 import { OIDC_SCOPES } from '../modules/oauth/provider.ts';
+import { finishDocument } from './openapi-finish.ts';
 
 const DESCRIPTION = `Recruiting platform public API: job listings, applications, candidates, reference data and webhooks.
 
@@ -31,18 +32,46 @@ Unknown body fields are refused (422). A body that is not JSON answers 415, over
 
 **Tenancy.** A key sees only its own company's data; another company's id answers 404, exactly like an id that does not exist.`;
 
-/** `webhooks`: the OpenAPI 3.1 section describing the requests this service sends (from the webhooks module). */
+/** Operation groups, in the order the reference shows them. */
+export const TAGS = [
+  { name: 'Job listings', description: 'Create, edit and move job listings through their lifecycle (DRAFT, ACTIVE, UNDER_REVIEW, CLOSED, ARCHIVED), in several languages.' },
+  { name: 'Applications', description: 'Applications to job listings and their moves through the hiring pipeline, with the history of every move.' },
+  { name: 'Candidates', description: 'The people who applied or were imported, searchable, with their applications.' },
+  { name: 'Reference data', description: 'Sectors, tags and the allowed values of enumerated fields: what listings refer to.' },
+  { name: 'Analytics', description: 'Hiring funnel and time-to-hire figures of the company.' },
+  { name: 'Webhooks', description: 'Subscriptions that receive events as signed HTTP POSTs (Standard Webhooks), their deliveries, retries and redelivery. The events themselves are in the `webhooks` section.' },
+  { name: 'Events', description: "The company's events as a feed (cursor, type and since filters), kept at least 30 days, deletions included: how a receiver that was down catches up." },
+  { name: 'API keys', description: "The company's API keys (a signed-in user's dashboard token only)." },
+  { name: 'Members', description: "The company's members and invitations (a signed-in user's dashboard token only)." },
+];
+
+/**
+ * Who publishes the API and under which terms. Placeholders until the owner sets real ones: the
+ * contact and license the document names (change them here; `npm run generate` updates the copy).
+ */
+export const API_INFO = {
+  version: '1.0.0',
+  contact: { name: 'Recruiting API support', email: 'api-support@recruiting.example', url: 'https://recruiting.example/support' },
+  license: { name: 'Proprietary', url: 'https://recruiting.example/terms' },
+};
+
+/** `events`: the OpenAPI 3.1 `webhooks` section and its event schemas (from the webhooks module). */
 export async function registerOpenApi(
   app: FastifyInstance,
   config: Config,
-  documents: { webhooks: Record<string, unknown> },
+  events: { webhooks: Record<string, unknown>; schemas: Record<string, unknown> },
 ): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Recruiting Public API', version: '1.0.0', description: DESCRIPTION },
-      servers: [{ url: config.baseUrl }],
-      webhooks: documents.webhooks as never,
+      info: { title: 'Recruiting Public API', description: DESCRIPTION, ...API_INFO },
+      servers: [{ url: config.baseUrl, description: 'This server' }],
+      tags: TAGS,
+      // Every operation names its own requirement (ApiKeyAuth, or oauth2 with the scope); this is
+      // the default for anything that does not, and where openIdConnect (the same tokens, found by
+      // discovery) is named.
+      security: [{ [API_KEY_SCHEME]: [] }, { [OAUTH_SCHEME]: [] }, { [OIDC_SCHEME]: [] }],
+      webhooks: events.webhooks as never,
       components: {
         securitySchemes: {
           [API_KEY_SCHEME]: {
@@ -72,6 +101,8 @@ export async function registerOpenApi(
         },
       },
     },
+    transformObject: (documentObject) =>
+      finishDocument((documentObject as { openapiObject: object }).openapiObject, { schemas: events.schemas }),
     // Name components after their $id (ErrorEnvelope, JobListing...) rather than def-0, def-1.
     refResolver: {
       buildLocalReference(json, _baseUri, _fragment, i) {

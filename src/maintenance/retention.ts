@@ -1,33 +1,36 @@
 // Retention: the worker (or the server's in-process worker) deletes what is no longer needed, so
 // the events, delivery and idempotency tables stop growing: dispatched events and finished webhook
 // deliveries (with their attempts) after RETENTION_EVENTS_DAYS / RETENTION_DELIVERIES_DAYS (30),
-// idempotency keys after RETENTION_IDEMPOTENCY_HOURS (24, the replay window). Each delete is a
-// bounded batch in its own short statement (SKIP LOCKED, so several workers may sweep at once), and
+// idempotency keys after RETENTION_IDEMPOTENCY_HOURS (24, the replay window), the authorization
+// server's rows (tokens, codes, sessions) once expired. Each delete is a bounded batch in its own
+// short statement (src/db/delete-batch.ts: SKIP LOCKED, so several workers may sweep at once), and
 // one sweep stops after a bounded number of batches, leaving the rest to the next sweep.
 //
-// This is the one periodic sweep for expiring rows: add new kinds (OAuth grants, sessions and
-// codes once identity lands) to RULES below rather than starting another loop.
+// This is the one periodic sweep for expiring rows (src/scheduled-work.ts runs it): add new kinds
+// to RULES below rather than starting another loop.
 import type { Config } from '../config.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { pruneDispatchedEvents } from '../infra/outbox/prune.ts';
 import { pruneIdempotencyKeys } from '../infra/idempotency/prune.ts';
+import { purgeExpiredOidcPayloads } from '../modules/oauth/service.ts';
 import { pruneFinishedDeliveries } from '../modules/webhooks/service.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
-export interface RetentionRule {
+interface RetentionRule {
   name: string;
   /** How old a row must be to go. */
   ageMs(retention: Config['retention']): number;
   prune(ctx: ServiceContext, before: Date, limit: number): Promise<number>;
 }
 
-export const RULES: RetentionRule[] = [
+const RULES: RetentionRule[] = [
   { name: 'events', ageMs: (r) => r.eventsDays * DAY_MS, prune: (ctx, before, limit) => pruneDispatchedEvents(ctx.db, before, limit) },
   { name: 'webhookDeliveries', ageMs: (r) => r.deliveriesDays * DAY_MS, prune: pruneFinishedDeliveries },
   { name: 'idempotencyKeys', ageMs: (r) => r.idempotencyHours * HOUR_MS, prune: (ctx, before, limit) => pruneIdempotencyKeys(ctx.db, before, limit) },
-  // OAuth rows (expired grants, codes, sessions) join here once identity lands.
+  // Each row carries its own expiry: it goes as soon as that has passed.
+  { name: 'oauthExpired', ageMs: () => 0, prune: purgeExpiredOidcPayloads },
 ];
 
 export interface SweepOptions {
@@ -58,46 +61,4 @@ export async function sweepRetention(
     deleted[rule.name] = total;
   }
   return deleted;
-}
-
-export interface RetentionLoop {
-  stop(): Promise<void>;
-}
-
-/** Sweeps at start and then every `intervalMs` (default ten minutes); never two sweeps at once here. */
-export function startRetention(
-  ctx: ServiceContext,
-  retention: Config['retention'],
-  options: SweepOptions & {
-    intervalMs?: number;
-    onSwept?: (deleted: Record<string, number>) => void;
-    onError?: (error: unknown) => void;
-  } = {},
-): RetentionLoop {
-  const intervalMs = options.intervalMs ?? 10 * 60_000;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const sweep = async () => {
-    try {
-      const deleted = await sweepRetention(ctx, retention, options);
-      if (Object.values(deleted).some((count) => count > 0)) options.onSwept?.(deleted);
-    } catch (error) {
-      options.onError?.(error);
-    }
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = sweep().finally(schedule);
-    }, intervalMs);
-  };
-  running = sweep().finally(schedule);
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
 }

@@ -13,6 +13,8 @@ export interface ServiceContext {
   translator?: Translator | undefined;
   /** LISTEN/NOTIFY of the database (caches invalidated by commits, workers woken by them). */
   notifications?: { listen(channel: string, listener: NotificationListener): Promise<() => Promise<void>> } | undefined;
+  /** The languages listings are machine-translated into when their texts are written (TRANSLATOR_LANGUAGES). */
+  translatorLanguages?: readonly string[] | undefined;
 }
 
 /** Who is calling: resolved by the auth plugin from an API key or a user's access token. */

@@ -8,19 +8,21 @@ export interface ErrorDetail {
 }
 
 /** Every code an error may carry; http/errors.ts gives each its status (the map must be complete). */
-export type ErrorCode =
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'VALIDATION_ERROR'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'HTTPS_REQUIRED'
-  | 'BAD_REQUEST'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'TOO_MANY_REQUESTS'
-  | 'WEBHOOK_UNREACHABLE'
-  | 'SIGN_IN_EXPIRED'
-  | 'EMAIL_NOT_VERIFIED';
+export const ERROR_CODES = [
+  'NOT_FOUND',
+  'CONFLICT',
+  'VALIDATION_ERROR',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'HTTPS_REQUIRED',
+  'BAD_REQUEST',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'TOO_MANY_REQUESTS',
+  'WEBHOOK_UNREACHABLE',
+  'SIGN_IN_EXPIRED',
+  'EMAIL_NOT_VERIFIED',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export class DomainError extends Error {
   readonly code: ErrorCode;

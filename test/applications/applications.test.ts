@@ -179,7 +179,7 @@ describe('GET /public/v1/applications', () => {
       return res.json().data.map((a: { id: string }) => a.id);
     };
     const all = (await get(tenant, '/public/v1/applications')).json();
-    expect(all.pagination).toEqual({ page: 0, size: 20, totalElements: 3, totalPages: 1 });
+    expect(all.pagination).toEqual({ page: 0, size: 20, totalElements: 3, totalPages: 1, nextCursor: null });
     expect(all.data.map((a: { id: string }) => a.id)).toEqual([a3.id, a2.id, a1.id]);
     expect(all.data[0].candidate).toMatchObject({ email: 'one@example.com' });
     expect(all.data[0]).not.toHaveProperty('jobListing');
@@ -342,7 +342,7 @@ describe('GET /public/v1/applications/{id}/history', () => {
     const res = await get(tenant, `/public/v1/applications/${application.id}/history`);
     expect(res.statusCode).toBe(200);
     const { data, pagination } = res.json();
-    expect(pagination).toEqual({ page: 0, size: 20, totalElements: 3, totalPages: 1 });
+    expect(pagination).toEqual({ page: 0, size: 20, totalElements: 3, totalPages: 1, nextCursor: null });
     expect(data.map((h: { fromStatus: string | null; toStatus: string }) => [h.fromStatus, h.toStatus])).toEqual([
       ['IN_REVIEW', 'REJECTED'],
       ['ACTIVE', 'IN_REVIEW'],

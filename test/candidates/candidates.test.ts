@@ -192,7 +192,7 @@ describe('GET /public/v1/candidates', () => {
     await importCandidates(tenant, { candidates: [applicant('new1@example.com'), applicant('new2@example.com')] });
 
     const page = (await get(tenant, '/public/v1/candidates?size=2')).json();
-    expect(page.pagination).toEqual({ page: 0, size: 2, totalElements: 3, totalPages: 2 });
+    expect(page.pagination).toEqual({ page: 0, size: 2, totalElements: 3, totalPages: 2, nextCursor: expect.any(String) });
     expect(page.data).toHaveLength(2);
     const last = (await get(tenant, '/public/v1/candidates?size=2&page=1')).json();
     expect(last.data.map((c: { email: string }) => c.email)).toEqual(['old@example.com']);
@@ -252,7 +252,7 @@ describe('GET /public/v1/candidates', () => {
 
     it('paginates search results with the total', async () => {
       const res = (await get(tenant, '/public/v1/candidates?q=python&size=1&page=1')).json();
-      expect(res.pagination).toEqual({ page: 1, size: 1, totalElements: 2, totalPages: 2 });
+      expect(res.pagination).toEqual({ page: 1, size: 1, totalElements: 2, totalPages: 2, nextCursor: null });
       expect(res.data.map((c: { id: string }) => c.id)).toEqual([ids.grace]);
     });
   });

@@ -13,7 +13,8 @@ import { runCli } from '../../src/cli.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { readMigrations } from '../../src/db/migrate.ts';
 import { childEnv } from '../helpers/child-env.ts';
-import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
+import { buildTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../helpers/test-app.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const usingPostgres = Boolean(process.env.DATABASE_URL);
@@ -238,5 +239,42 @@ describe('operator CLI: member invite', () => {
       expect(signedIn.membership).toMatchObject({ companyId: company.id, role: 'MEMBER' });
     });
     // Four CLI processes, each loading the database: slow on a busy machine.
+  }, 120_000);
+});
+
+describe('operator CLI: webhooks deliver', () => {
+  it('fans out pending events and sends what is due in one pass, then exits', async () => {
+    const receiver = await startReceiver();
+    try {
+      await withApp(async (t) => {
+        const tenant = await t.tenant();
+        const subscribe = await t.app.inject({
+          method: 'POST',
+          url: '/public/v1/webhooks',
+          headers: tenant.headers,
+          payload: { url: `${receiver.origin}/hook`, events: ['job_listing.created'] },
+        });
+        expect(subscribe.statusCode).toBe(201);
+        const created = await t.app.inject({
+          method: 'POST',
+          url: '/public/v1/job-listings',
+          headers: tenant.headers,
+          payload: { position: 'Cook', positionType: 'FULL_TIME', workPlaceType: 'ON_SITE' },
+        });
+        expect(created.statusCode).toBe(201);
+      });
+      const env = { ...target, WEBHOOK_ALLOW_LOCAL: 'true', ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
+      const pass = await cliJson(['webhooks', 'deliver'], env);
+      expect(pass.dispatched).toBeGreaterThanOrEqual(1);
+      expect(pass.attempted).toBeGreaterThanOrEqual(1);
+      const hooks = receiver.requests.filter((request) => request.path === '/hook');
+      expect(hooks).toHaveLength(1);
+      expect(JSON.parse(hooks[0].body)).toMatchObject({ type: 'job_listing.created' });
+      // Nothing is due any more: a second pass sends nothing.
+      expect(await cliJson(['webhooks', 'deliver'], env)).toMatchObject({ attempted: 0 });
+      expect(receiver.requests.filter((request) => request.path === '/hook')).toHaveLength(1);
+    } finally {
+      await receiver.close();
+    }
   }, 120_000);
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppInstance } from '../../src/http/app-instance.ts';
 import { principalOf } from '../../src/http/auth.ts';
 import { PageQuery, Paginated } from '../../src/http/pagination.ts';
-import { limitOffset, toPage } from '../../src/shared/pagination.ts';
+import { toPage } from '../../src/shared/pagination.ts';
 import { listApiKeys } from '../../src/modules/api-keys/service.ts';
 import { apiKeys } from '../../src/modules/api-keys/tables.ts';
 import { expectErrorEnvelope } from '../helpers/envelope.ts';
@@ -45,7 +45,8 @@ function testRoutes(app: AppInstance): void {
     async (request) => {
       const { companyId } = principalOf(request);
       const { db } = app.ctx;
-      const { limit, offset } = limitOffset(request.query);
+      const limit = request.query.size;
+      const offset = request.query.page * request.query.size;
       const rows = await db
         .select({ id: apiKeys.id, createdAt: apiKeys.createdAt })
         .from(apiKeys)
@@ -235,7 +236,7 @@ describe('pagination', () => {
     const res = await list('');
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.pagination).toEqual({ page: 0, size: 20, totalElements: TOTAL, totalPages: 3 });
+    expect(body.pagination).toEqual({ page: 0, size: 20, totalElements: TOTAL, totalPages: 3, nextCursor: null });
     expect(body.data.map((item: { id: string }) => item.id)).toEqual(newestFirst.slice(0, 20));
   });
 
@@ -243,7 +244,7 @@ describe('pagination', () => {
     const res = await list('?size=100');
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toHaveLength(TOTAL);
-    expect(res.json().pagination).toEqual({ page: 0, size: 100, totalElements: TOTAL, totalPages: 1 });
+    expect(res.json().pagination).toEqual({ page: 0, size: 100, totalElements: TOTAL, totalPages: 1, nextCursor: null });
   });
 
   it('refuses sizes and pages out of bounds or not integers with 422 naming the parameter', async () => {
@@ -269,7 +270,7 @@ describe('pagination', () => {
     for (const page of [3, 1000]) {
       const res = await list(`?page=${page}`);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ data: [], pagination: { page, size: 20, totalElements: TOTAL, totalPages: 3 } });
+      expect(res.json()).toEqual({ data: [], pagination: { page, size: 20, totalElements: TOTAL, totalPages: 3, nextCursor: null } });
     }
   });
 

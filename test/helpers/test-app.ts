@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { buildDeps } from '../../src/deps.ts';
+import { buildDeps, type Deps } from '../../src/deps.ts';
 import type { AppInstance } from '../../src/http/app-instance.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/client.ts';
@@ -81,6 +81,8 @@ export interface TestApp {
   databaseUrl: string | undefined;
   clock: TestClock;
   ctx: ServiceContext;
+  /** Everything buildDeps made for this app (to start the scheduled work on it). */
+  deps: Deps;
   config: Config;
   /** The app's metrics registry (pass `metrics.deliveries` to a worker to count its deliveries there). */
   metrics: Metrics;
@@ -162,6 +164,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
     databaseUrl: testDb.url,
     clock,
     ctx,
+    deps,
     config,
     metrics,
     logs: () => logLines.map((line) => JSON.parse(line) as Record<string, unknown>),

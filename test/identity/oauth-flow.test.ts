@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/modules/oauth/clients.ts';
-import { addMembership, getUserByEmail, removeMembership } from '../../src/modules/users/service.ts';
+import { addMembership, removeMembership } from '../../src/modules/users/service.ts';
+import { userByEmail } from '../helpers/users.ts';
 import { Browser } from './browser.ts';
 import { discover, signInAndGetTokens } from './oauth-client.ts';
 import { startListeningApp, type ListeningApp } from './server.ts';
@@ -60,7 +61,7 @@ describe('authorization code flow with openid-client (dashboard, first-party)', 
     expect(tokens.expires_in).toBe(900);
     expect(tokens.refresh_token).toBeTruthy();
     const claims = tokens.claims()!;
-    const user = await getUserByEmail(t.ctx, address);
+    const user = await userByEmail(t.ctx, address);
     expect(claims.sub).toBe(user!.id);
 
     const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
@@ -253,7 +254,7 @@ describe('tenancy and roles', () => {
   it('lets a MEMBER list keys but not create, rename or revoke them; a removed membership fails at once', async () => {
     const adminEmail = email();
     const admin = await dashboardTokens(adminEmail);
-    const adminUser = await getUserByEmail(t.ctx, adminEmail);
+    const adminUser = await userByEmail(t.ctx, adminEmail);
     const companyOf = async (token: string) => (await api('POST', '/settings/api-keys', token, { label: 'k', scopes: ['jobs:read'] })).body;
     const adminKey = await companyOf(admin.tokens.access_token);
     const adminCompany = (await t.ctx.db.execute(`select company_id from api_keys where id = '${adminKey.id}'`)) as unknown as {
@@ -264,7 +265,7 @@ describe('tenancy and roles', () => {
 
     const memberEmail = email();
     const member = await dashboardTokens(memberEmail);
-    const memberUser = (await getUserByEmail(t.ctx, memberEmail))!;
+    const memberUser = (await userByEmail(t.ctx, memberEmail))!;
     const ownCompany = (await t.ctx.db.execute(`select company_id from memberships where user_id = '${memberUser.id}'`)) as unknown as {
       rows: Array<{ company_id: string }>;
     };

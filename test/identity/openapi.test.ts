@@ -35,7 +35,7 @@ it('documents /settings/api-keys: bearer only, the ApiKey schema, 201 with rawKe
   const collection = doc.paths['/settings/api-keys'];
   const item = doc.paths['/settings/api-keys/{id}'];
   for (const op of [collection.get, collection.post, item.patch, item.delete]) {
-    expect(op.security!.map((entry) => Object.keys(entry)[0])).toEqual(['oauth2', 'openIdConnect']);
+    expect(op.security!.map((entry) => Object.keys(entry)[0])).toEqual(['oauth2']);
     expect(op.responses['401'].content!['application/json'].schema!.$ref).toBe('#/components/schemas/ErrorEnvelope');
   }
   for (const op of [collection.post, item.patch, item.delete]) expect(op.responses['403']).toBeDefined();

@@ -8,7 +8,7 @@ import { buildDeps } from '../../src/deps.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { queryRows } from '../../src/db/client.ts';
 import { databaseAdapter } from '../../src/modules/oauth/adapter.ts';
-import { purgeExpiredOidcPayloads } from '../../src/modules/oauth/service.ts';
+import { sweepRetention } from '../../src/maintenance/retention.ts';
 import { EmailNotVerifiedError, getMembership, signInVerifiedUser } from '../../src/modules/users/service.ts';
 import { Browser, formAction } from './browser.ts';
 import { startListeningApp, type ListeningApp } from './server.ts';
@@ -129,7 +129,7 @@ describe('authorization-server storage', () => {
     t.clock.advance(61_000);
     try {
       expect(await tokens.find(id)).toBeUndefined();
-      expect(await purgeExpiredOidcPayloads(t.ctx)).toBeGreaterThanOrEqual(1);
+      expect((await sweepRetention(t.ctx, t.config.retention)).oauthExpired).toBeGreaterThanOrEqual(1);
       expect(await queryRows(t.ctx.db, sql`select 1 from oidc_payloads where id = ${id}`)).toEqual([]);
     } finally {
       t.clock.advance(-61_000);

@@ -251,7 +251,7 @@ describe('GET /public/v1/job-listings', () => {
     const res = await list();
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.pagination).toEqual({ page: 0, size: 20, totalElements: 4, totalPages: 1 });
+    expect(body.pagination).toEqual({ page: 0, size: 20, totalElements: 4, totalPages: 1, nextCursor: null });
     for (const item of body.data) {
       expect(Object.keys(item).sort()).toEqual(['createdAt', 'id', 'position', 'positionType', 'status', 'workPlaceType']);
       expect(Object.keys(item.position).sort()).toEqual(['translated', 'value']);
@@ -294,7 +294,7 @@ describe('GET /public/v1/job-listings', () => {
   it('pages without overlap, and a page past the end is an empty 200', async () => {
     const first = (await list('?size=3')).json();
     const second = (await list('?size=3&page=1')).json();
-    expect(first.pagination).toEqual({ page: 0, size: 3, totalElements: 4, totalPages: 2 });
+    expect(first.pagination).toEqual({ page: 0, size: 3, totalElements: 4, totalPages: 2, nextCursor: expect.any(String) });
     expect(second.data).toHaveLength(1);
     const all = [...first.data, ...second.data].map((item: { id: string }) => item.id);
     expect(new Set(all).size).toBe(4);

@@ -2,7 +2,7 @@
 // automatic close of expired listings under a controlled clock.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { updateCompanySettings } from '../../src/modules/companies/service.ts';
-import { startJobListingExpiry } from '../../src/modules/job-listings/expiry-scheduler.ts';
+import { startScheduledWork } from '../../src/scheduled-work.ts';
 import {
   approveJobListing,
   closeExpiredJobListings,
@@ -203,18 +203,20 @@ describe('end date and expiry', () => {
     expect(closedEvents.filter((data) => data.id === withEndDate)).toHaveLength(1);
   });
 
-  it('the scheduler loop closes expired listings and stops cleanly', async () => {
+  it('the scheduled work closes expired listings and stops cleanly', async () => {
     const tenant = await t.tenant();
     const id = await listingIn(tenant, 'ACTIVE');
     t.clock.advance(61 * DAY_MS);
-    const closedCounts: number[] = [];
-    const scheduler = startJobListingExpiry(t.ctx, { intervalMs: 20, onClosed: (count) => closedCounts.push(count) });
+    const lines: Array<Record<string, unknown>> = [];
+    const log = { debug() {}, info: (fields: object) => void lines.push(fields as Record<string, unknown>), warn() {}, error() {} };
+    const work = startScheduledWork(t.deps, log);
     try {
       await expect.poll(async () => (await getJobListing(t.ctx, tenant.companyId, id)).listing.status, { timeout: 5000 }).toBe('CLOSED');
     } finally {
-      await scheduler.stop();
+      await work.stop();
     }
-    expect(closedCounts.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
+    const closed = lines.filter((line) => line.sweep === 'close expired job listings');
+    expect(closed.reduce((sum, line) => sum + (line.count as number), 0)).toBeGreaterThanOrEqual(1);
   });
 });
 

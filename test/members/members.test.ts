@@ -1,7 +1,8 @@
 // /settings/members over HTTP with real users' access tokens (the development e-mail sign-in):
 // who may list, invite, cancel and remove; invitations accepted at sign-in; tenant isolation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getMembership, getUserByEmail } from '../../src/modules/users/service.ts';
+import { getMembership } from '../../src/modules/users/service.ts';
+import { userByEmail } from '../helpers/users.ts';
 import { expectErrorEnvelope } from '../helpers/envelope.ts';
 import { DAY_MS } from '../helpers/clock.ts';
 import { signInAndGetTokens } from '../identity/oauth-client.ts';
@@ -30,7 +31,7 @@ async function signIn(email: string): Promise<Record<string, string>> {
 }
 
 async function companyOf(email: string): Promise<{ companyId: string; role: string; userId: string }> {
-  const user = await getUserByEmail(server.ctx, email);
+  const user = await userByEmail(server.ctx, email);
   const membership = await getMembership(server.ctx, user!.id);
   return { companyId: membership!.companyId, role: membership!.role, userId: user!.id };
 }
@@ -70,7 +71,7 @@ describe('/settings/members', () => {
     expect((await inject('GET', '/settings/members/invitations', invitee)).json().data).toEqual([]);
     const members = (await inject('GET', '/settings/members', invitee)).json();
     expect(members.data.map((m: { email: string }) => m.email)).toEqual([inviteeEmail.toLowerCase(), adminEmail]);
-    expect(members.pagination).toEqual({ page: 0, size: 20, totalElements: 2, totalPages: 1 });
+    expect(members.pagination).toEqual({ page: 0, size: 20, totalElements: 2, totalPages: 1, nextCursor: null });
   });
 
   it('a MEMBER may list members and invitations but not invite, cancel or remove (403)', async () => {

@@ -5,7 +5,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { queryRows } from '../../src/db/client.ts';
-import { startRetention, sweepRetention } from '../../src/maintenance/retention.ts';
+import { sweepRetention } from '../../src/maintenance/retention.ts';
+import { startScheduledWork } from '../../src/scheduled-work.ts';
 import { recordTestEvent } from '../helpers/events.ts';
 import { runWebhookWorkerOnce } from '../../src/modules/webhooks/delivery-worker.ts';
 import { createWebhookTransport, type WebhookTransport } from '../../src/modules/webhooks/transport.ts';
@@ -141,26 +142,58 @@ describe('retention sweep', () => {
     }
   });
 
-  it('follows the configured ages, and runs as a loop that reports what it deleted', async () => {
-    const config = loadConfig({ RETENTION_EVENTS_DAYS: '7', RETENTION_DELIVERIES_DAYS: '10', RETENTION_IDEMPOTENCY_HOURS: '48' });
-    expect(config.retention).toEqual({ eventsDays: 7, deliveriesDays: 10, idempotencyHours: 48 });
+  it('follows the configured ages', async () => {
+    const config = loadConfig({ RETENTION_EVENTS_DAYS: '40', RETENTION_DELIVERIES_DAYS: '10', RETENTION_IDEMPOTENCY_HOURS: '48' });
+    expect(config.retention).toEqual({ eventsDays: 40, deliveriesDays: 10, idempotencyHours: 48 });
     expect(() => loadConfig({ RETENTION_IDEMPOTENCY_HOURS: '1' })).toThrow(/RETENTION_IDEMPOTENCY_HOURS/);
+    // The event feed promises 30 days of events.
+    expect(() => loadConfig({ RETENTION_EVENTS_DAYS: '7' })).toThrow(/RETENTION_EVENTS_DAYS/);
 
     const tenant = await t.tenant();
     await emit(tenant.companyId, 'job_listing.updated');
     await work();
-    t.clock.advance(8 * DAY_MS);
+    // Older than the default 30 days, younger than the configured 40.
+    t.clock.advance(35 * DAY_MS);
     try {
-      const swept = new Promise<Record<string, number>>((resolve, reject) => {
-        const loop = startRetention(t.ctx, config.retention, {
-          onSwept: (deleted) => void loop.stop().then(() => resolve(deleted)),
-          onError: reject,
-        });
+      expect((await sweepRetention(t.ctx, config.retention)).events).toBe(0);
+      expect((await counts(tenant.companyId)).dispatched).toBe(1);
+      expect((await sweepRetention(t.ctx, defaults)).events).toBeGreaterThanOrEqual(1);
+      expect((await counts(tenant.companyId)).dispatched).toBe(0);
+    } finally {
+      t.clock.advance(-35 * DAY_MS);
+    }
+  });
+
+  it('runs in the scheduled work, which logs what it deleted', async () => {
+    const tenant = await t.tenant();
+    await emit(tenant.companyId, 'job_listing.updated');
+    await work();
+    t.clock.advance(31 * DAY_MS);
+    try {
+      let done: (fields: Record<string, unknown>) => void = () => {};
+      let failed: (error: unknown) => void = () => {};
+      const swept = new Promise<Record<string, unknown>>((resolve, reject) => {
+        done = resolve;
+        failed = reject;
       });
+      const log = {
+        debug() {},
+        warn() {},
+        info: (fields: Record<string, unknown>) => {
+          if (fields.sweep === 'retention') done(fields);
+        },
+        error: (fields: Record<string, unknown>) => failed(fields.err),
+      };
+      const scheduled = startScheduledWork(t.deps, log);
+      try {
+        await swept;
+      } finally {
+        await scheduled.stop();
+      }
       expect((await swept).events).toBeGreaterThanOrEqual(1);
       expect((await counts(tenant.companyId)).dispatched).toBe(0);
     } finally {
-      t.clock.advance(-8 * DAY_MS);
+      t.clock.advance(-31 * DAY_MS);
     }
   });
 });

@@ -4,7 +4,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
-import { getMembership, getUserByEmail } from '../../src/modules/users/service.ts';
+import { getMembership } from '../../src/modules/users/service.ts';
+import { userByEmail } from '../helpers/users.ts';
 import { startFakeFacebook, type FakeFacebook } from './fake-facebook.ts';
 import { startFakeGoogle, type FakeGoogle } from './fake-google.ts';
 import { bearer, clickProvider, exchangeCode, freePort, openSignInPage, providerButton, signInWith, startServer, type RunningServer } from './flow.ts';
@@ -54,7 +55,7 @@ describe('Google (a local OpenID provider standing in for it)', () => {
     google.signInAs({ sub: 'google-ada', email: 'ada@example.com', email_verified: true, name: 'Ada Lovelace' });
     const tokens = await signInWith(server.base, 'google');
 
-    const user = await getUserByEmail(server.test.ctx, 'ada@example.com');
+    const user = await userByEmail(server.test.ctx, 'ada@example.com');
     expect(user).toMatchObject({ email: 'ada@example.com', name: 'Ada Lovelace' });
     const membership = await getMembership(server.test.ctx, user!.id);
     expect(membership).toMatchObject({ role: 'ADMIN' });
@@ -71,15 +72,15 @@ describe('Google (a local OpenID provider standing in for it)', () => {
   });
 
   it('a second sign-in reuses the user and company, even when the provider now shows another address', async () => {
-    const before = await getUserByEmail(server.test.ctx, 'ada@example.com');
+    const before = await userByEmail(server.test.ctx, 'ada@example.com');
     const companyBefore = (await getMembership(server.test.ctx, before!.id))!.companyId;
     google.signInAs({ sub: 'google-ada', email: 'ada.new@example.com', email_verified: true, name: 'Ada K. Lovelace' });
     const tokens = await signInWith(server.base, 'google');
 
-    const after = await getUserByEmail(server.test.ctx, 'ada@example.com');
+    const after = await userByEmail(server.test.ctx, 'ada@example.com');
     expect(after!.id).toBe(before!.id);
     expect(after!.name).toBe('Ada K. Lovelace');
-    expect(await getUserByEmail(server.test.ctx, 'ada.new@example.com')).toBeUndefined();
+    expect(await userByEmail(server.test.ctx, 'ada.new@example.com')).toBeUndefined();
     expect((await getMembership(server.test.ctx, after!.id))!.companyId).toBe(companyBefore);
     const [{ count }] = await queryRows<{ count: number }>(db(), sql`select count(*)::int as count from memberships where user_id = ${after!.id}`);
     expect(count).toBe(1);
@@ -90,7 +91,7 @@ describe('Google (a local OpenID provider standing in for it)', () => {
   it('an invited person joins the inviting company with the invited role instead of getting their own', async () => {
     google.signInAs({ sub: 'google-owner', email: 'owner@acme.example', email_verified: true, name: 'Owner' });
     const owner = await signInWith(server.base, 'google');
-    const ownerUser = await getUserByEmail(server.test.ctx, 'owner@acme.example');
+    const ownerUser = await userByEmail(server.test.ctx, 'owner@acme.example');
     const companyId = (await getMembership(server.test.ctx, ownerUser!.id))!.companyId;
 
     const invite = await fetch(`${server.base}/settings/members/invitations`, {
@@ -103,7 +104,7 @@ describe('Google (a local OpenID provider standing in for it)', () => {
 
     google.signInAs({ sub: 'google-grace', email: 'grace@acme.example', email_verified: true, name: 'Grace' });
     const grace = await signInWith(server.base, 'google');
-    const graceUser = await getUserByEmail(server.test.ctx, 'grace@acme.example');
+    const graceUser = await userByEmail(server.test.ctx, 'grace@acme.example');
     expect(await getMembership(server.test.ctx, graceUser!.id)).toMatchObject({ companyId, role: 'MEMBER' });
     const [{ count }] = await queryRows<{ count: number }>(db(), sql`select count(*)::int as count from companies`);
 
@@ -142,12 +143,12 @@ describe('Google (a local OpenID provider standing in for it)', () => {
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     expect(page.body).toContain('E-mail address not verified');
     expect(await externalIdentities('google', 'google-mallory')).toEqual([]);
-    expect((await getUserByEmail(server.test.ctx, 'ada@example.com'))!.name).not.toBe('Mallory');
+    expect((await userByEmail(server.test.ctx, 'ada@example.com'))!.name).not.toBe('Mallory');
 
     google.signInAs({ sub: 'google-nobody', email: 'nobody@example.com', email_verified: false });
     const second = await clickProvider(server.base, await openSignInPage(server.base), 'google');
     expect(second.status).toBe(403);
-    expect(await getUserByEmail(server.test.ctx, 'nobody@example.com')).toBeUndefined();
+    expect(await userByEmail(server.test.ctx, 'nobody@example.com')).toBeUndefined();
   });
 
   it('refuses a callback not started in this browser, or replayed', async () => {
@@ -161,7 +162,7 @@ describe('Google (a local OpenID provider standing in for it)', () => {
     const stranger = await new Browser().follow(upToCallback.url);
     expect(stranger.status).toBe(400);
     expect(stranger.body).toContain('Sign-in expired');
-    expect(await getUserByEmail(server.test.ctx, 'eve@example.com')).toBeUndefined();
+    expect(await userByEmail(server.test.ctx, 'eve@example.com')).toBeUndefined();
 
     // The rightful browser still finishes; replaying the same callback afterwards is refused.
     const landing = await authorization.browser.follow(upToCallback.url, {}, {
@@ -177,7 +178,7 @@ describe('Facebook (a local stand-in for its dialog, token and Graph me endpoint
   it('signs in with the Graph me answer: user and company created, tokens from our /oauth2/token', async () => {
     facebook.signInAs({ id: '100200300', name: 'Alan Turing', email: 'alan@example.com', pictureUrl: 'https://fb.example/alan.jpg' });
     const tokens = await signInWith(server.base, 'facebook');
-    const user = await getUserByEmail(server.test.ctx, 'alan@example.com');
+    const user = await userByEmail(server.test.ctx, 'alan@example.com');
     expect(user).toMatchObject({ name: 'Alan Turing', picture: 'https://fb.example/alan.jpg' });
     expect(await getMembership(server.test.ctx, user!.id)).toMatchObject({ role: 'ADMIN' });
     expect(await externalIdentities('facebook', '100200300')).toEqual([{ user_id: user!.id, email: 'alan@example.com' }]);
@@ -189,7 +190,7 @@ describe('Facebook (a local stand-in for its dialog, token and Graph me endpoint
   it('links a Facebook account to the existing user with the same (confirmed) address', async () => {
     facebook.signInAs({ id: '100200301', name: 'Ada on Facebook', email: 'ada@example.com' });
     await signInWith(server.base, 'facebook');
-    const ada = await getUserByEmail(server.test.ctx, 'ada@example.com');
+    const ada = await userByEmail(server.test.ctx, 'ada@example.com');
     expect(await externalIdentities('facebook', '100200301')).toEqual([{ user_id: ada!.id, email: 'ada@example.com' }]);
   });
 

@@ -16,13 +16,16 @@ describe('webhook event catalogue', () => {
   it('documents every event in the OpenAPI webhooks section, in catalogue order, with its payload', async () => {
     const doc = (await t.app.inject({ url: '/openapi.json' })).json();
     expect(Object.keys(doc.webhooks)).toEqual([...WEBHOOK_EVENT_TYPES]);
-    const created = doc.webhooks['application.created'].post.requestBody.content['application/json'].schema;
-    expect(created.properties.type).toEqual({ const: 'application.created' });
+    // One component schema per event type, named after it.
+    const bodyOf = (type: string) => doc.webhooks[type].post.requestBody.content['application/json'].schema;
+    expect(bodyOf('application.created')).toEqual({ $ref: '#/components/schemas/ApplicationCreatedEvent' });
+    const created = doc.components.schemas.ApplicationCreatedEvent;
+    expect(created.properties.type).toEqual({ type: 'string', const: 'application.created' });
     expect(created.properties.data.properties.application).toEqual({ $ref: '#/components/schemas/ApplicationSummary' });
     expect(doc.components.schemas.ApplicationSummary).toBeDefined();
-    expect(doc.webhooks['job_listing.closed'].post.requestBody.content['application/json'].schema.properties.data).toEqual({
-      $ref: '#/components/schemas/JobListing',
-    });
+    expect(bodyOf('job_listing.closed')).toEqual({ $ref: '#/components/schemas/JobListingClosedEvent' });
+    expect(doc.components.schemas.JobListingClosedEvent.properties.data).toEqual({ $ref: '#/components/schemas/JobListing' });
+    for (const type of WEBHOOK_EVENT_TYPES) expect(doc.webhooks[type].post.operationId).toMatch(/^on[A-Z]\w+Event$/);
   });
 
   it('is the table in docs/webhooks.md, word for word', () => {

@@ -420,7 +420,7 @@ describe('delivery', () => {
     }
     const res = await api(tenant, 'GET', `/public/v1/webhooks/${sub.id}/deliveries?size=2`);
     const page = res.json();
-    expect(page.pagination).toEqual({ page: 0, size: 2, totalElements: 3, totalPages: 2 });
+    expect(page.pagination).toEqual({ page: 0, size: 2, totalElements: 3, totalPages: 2, nextCursor: expect.any(String) });
     expect(page.data.map((d: { eventId: string }) => d.eventId)).toEqual([ids[2], ids[1]]);
     expect(Object.keys(page.data[0]).sort()).toEqual(
       ['attemptCount', 'attempts', 'createdAt', 'eventId', 'eventType', 'id', 'nextAttemptAt', 'payload', 'status', 'subscriptionId', 'updatedAt'].sort(),

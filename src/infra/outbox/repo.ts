@@ -1,8 +1,10 @@
-// The outbox's reading side, for webhook delivery's fan-out: events not yet fanned out, marking
-// them done, and setting aside one whose fan-out failed. (Writing is record-event.ts, inside each
+// The outbox's reading side: for webhook delivery's fan-out (events not yet fanned out, marking
+// them done, setting aside one whose fan-out failed) and for the event feed. (Writing is record-event.ts, inside each
 // service's transaction.)
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
+import type { PagePosition } from '../../shared/pagination.ts';
 import { events } from './tables.ts';
 
 export type EventRow = typeof events.$inferSelect;
@@ -37,4 +39,56 @@ export async function markEventDispatchFailed(tx: Db, id: string, retryAt: (fail
   const failures = row?.failures ?? 1;
   await tx.update(events).set({ dispatchRetryAt: retryAt(failures) }).where(eq(events.id, id));
   return failures;
+}
+
+// ---- the event feed (GET /public/v1/events) -----------------------------------------------------
+
+export interface FeedRow {
+  id: string;
+  companyId: string;
+  type: string;
+  data: unknown;
+  occurredAt: Date;
+  txId: string;
+  seq: string;
+}
+
+/**
+ * A company's events in feed order (tx_id, seq), only of the given types, only those every reader
+ * can already see for good: written by transactions older than the oldest one still running, so no
+ * event can later commit behind a position already answered (0013_event_feed.sql).
+ */
+export async function listFeedEvents(
+  db: Db,
+  companyId: string,
+  filter: { types: readonly string[]; since: Date | undefined },
+  page: PagePosition,
+): Promise<{ rows: FeedRow[]; total: number }> {
+  if (filter.types.length === 0) return { rows: [], total: 0 };
+  const where = and(
+    eq(events.companyId, companyId),
+    inArray(events.type, [...filter.types]),
+    filter.since ? gte(events.occurredAt, filter.since) : undefined,
+    sql`${events.txId} < pg_snapshot_xmin(pg_current_snapshot())`,
+  );
+  const sortKeys = [events.txId, events.seq];
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({
+        id: events.id,
+        companyId: events.companyId,
+        type: events.type,
+        data: events.data,
+        occurredAt: events.occurredAt,
+        txId: sql<string>`${events.txId}::text`,
+        seq: sql<string>`${events.seq}::text`,
+      })
+      .from(events)
+      .where(and(where, keysetAfter(sortKeys, page)))
+      .orderBy(...keysetOrderBy(sortKeys, page))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: count() }).from(events).where(where),
+  ]);
+  return { rows, total };
 }

@@ -12,6 +12,7 @@ export async function analyticsRoutes(app: AppInstance): Promise<void> {
       config: { auth: { scope: 'analytics:read' } },
       schema: {
         tags: ['Analytics'],
+        operationId: 'getHiringOverview',
         summary: 'Hiring overview',
         description:
           'Job listings by status, applications by stage, applications per day over the last 30 days, the stage conversion funnel and the median days to hire. `jobListingId` narrows everything to one listing; `from`/`to` select applications by the UTC day they were submitted.',

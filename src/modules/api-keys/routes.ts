@@ -19,6 +19,7 @@ export async function apiKeyRoutes(app: AppInstance): Promise<void> {
       config: { auth: admin },
       schema: {
         tags,
+        operationId: 'createApiKey',
         summary: 'Create an API key',
         description: 'Answers the key with `rawKey`, the full key, shown only this once (only its hash is kept).',
         body: CreateApiKeyBody,
@@ -37,6 +38,7 @@ export async function apiKeyRoutes(app: AppInstance): Promise<void> {
       config: { auth: member },
       schema: {
         tags,
+        operationId: 'listApiKeys',
         summary: "List the company's API keys",
         description: 'Newest first; revoked and expired keys with `active: false`. Never the key itself.',
         response: { 200: Type.Ref('ApiKeyList') },
@@ -51,6 +53,7 @@ export async function apiKeyRoutes(app: AppInstance): Promise<void> {
       config: { auth: admin },
       schema: {
         tags,
+        operationId: 'updateApiKey',
         summary: "Change an API key's label",
         description: 'Only the label can change: a body with `scopes` answers 422 (scopes are immutable; revoke and create a new key).',
         params: IdParams,
@@ -67,6 +70,7 @@ export async function apiKeyRoutes(app: AppInstance): Promise<void> {
       config: { auth: admin },
       schema: {
         tags,
+        operationId: 'revokeApiKey',
         summary: 'Revoke an API key',
         description: 'The key fails with 401 from its very next request, on every server. Revoking twice is harmless.',
         params: IdParams,

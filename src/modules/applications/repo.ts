@@ -1,5 +1,7 @@
-import { and, asc, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
+import type { PagePosition } from '../../shared/pagination.ts';
 import { keptCount } from '../../infra/kept-counts/read.ts';
 import { applications, applicationStatusHistory } from './tables.ts';
 
@@ -86,15 +88,15 @@ export interface ApplicationFilters {
   updatedSince?: Date | undefined;
 }
 
-/** From this offset on, a page starts from the day it falls in (see deepPageIds). */
+/** From this offset on, an offset page starts from the day it falls in (see deepPageIds). */
 const DEEP_OFFSET = 2_000;
 
 /**
- * The ids of a deep page (newest first), found without walking the offset: the kept per-day counts
- * (migration 0015) say on which UTC day of submission the offset falls and how many newer rows
- * come before that day, so the index is entered at that day's end and walked only within it. One
- * statement, so the counts and the rows are read from the same snapshot: the page is exactly the
- * one a plain OFFSET would give. Past the end, no day is found and the page is empty.
+ * The ids of a deep offset page (newest first), found without walking the offset: the kept per-day
+ * counts (migration 0015) say on which UTC day of submission the offset falls and how many newer
+ * rows come before that day, so the (company, applied_at, id) index is entered at that day's end
+ * and walked only within it. One statement, so counts and rows come from the same snapshot: the
+ * page is exactly the one a plain OFFSET gives. Past the end no day is found: no rows.
  */
 function deepPageIds(companyId: string, statuses: string[] | undefined, page: { limit: number; offset: number }): SQL {
   const list = statuses && statuses.length > 0 ? sql.join(statuses.map((status) => sql`${status}`), sql`, `) : undefined;
@@ -119,8 +121,9 @@ export async function listApplications(
   db: Db,
   companyId: string,
   filters: ApplicationFilters,
-  page: { limit: number; offset: number },
+  page: PagePosition,
 ): Promise<{ rows: ApplicationRow[]; total: number }> {
+  const sortKeys = page.ordering.sync ? [applications.updatedAt, applications.id] : [applications.appliedAt, applications.id];
   const conditions: SQL[] = [eq(applications.companyId, companyId)];
   if (filters.jobListingId) conditions.push(eq(applications.jobListingId, filters.jobListingId));
   if (filters.candidateId) conditions.push(eq(applications.candidateId, filters.candidateId));
@@ -128,26 +131,23 @@ export async function listApplications(
   if (filters.updatedSince) conditions.push(gte(applications.updatedAt, filters.updatedSince));
   const where = and(...conditions);
   // Unfiltered or by status only: the kept count, never a count of rows.
-  const keptTotal = !filters.jobListingId && !filters.candidateId && !filters.updatedSince;
-  // Deferred join: the page's ids come from the (company, applied_at, id) index alone, so an
-  // offset skips index entries, not rows; only the page's rows are read.
-  const pageIds =
-    keptTotal && page.offset >= DEEP_OFFSET
-      ? deepPageIds(companyId, filters.statuses, page)
-      : db
-          .select({ id: applications.id })
-          .from(applications)
-          .where(where)
-          .orderBy(desc(applications.appliedAt), desc(applications.id))
-          .limit(page.limit)
-          .offset(page.offset);
+  const kept = !filters.jobListingId && !filters.candidateId && !filters.updatedSince;
+  const deep = kept && !page.ordering.sync && page.after === undefined && page.offset >= DEEP_OFFSET;
   const [rows, total] = await Promise.all([
-    db
-      .select()
-      .from(applications)
-      .where(inArray(applications.id, pageIds))
-      .orderBy(desc(applications.appliedAt), desc(applications.id)),
-    keptTotal
+    deep
+      ? db
+          .select()
+          .from(applications)
+          .where(inArray(applications.id, deepPageIds(companyId, filters.statuses, page)))
+          .orderBy(desc(applications.appliedAt), desc(applications.id))
+      : db
+          .select()
+          .from(applications)
+          .where(and(where, keysetAfter(sortKeys, page)))
+          .orderBy(...keysetOrderBy(sortKeys, page))
+          .limit(page.limit)
+          .offset(page.offset),
+    kept
       ? keptCount(db, companyId, 'applications', { statuses: filters.statuses })
       : db
           .select({ total: count() })
@@ -158,24 +158,24 @@ export async function listApplications(
   return { rows, total };
 }
 
+/** The submission (no fromStatus) sorts before the moves of the same millisecond. */
+const historyIsMove = sql`(${applicationStatusHistory.fromStatus} is not null)`;
+
 export async function listStatusHistory(
   db: Db,
   companyId: string,
   applicationId: string,
-  page: { limit: number; offset: number },
+  page: PagePosition,
 ): Promise<{ rows: StatusHistoryRow[]; total: number }> {
+  // Newest first; a move made in the same millisecond as the submission still sorts after it.
+  const sortKeys = [applicationStatusHistory.changedAt, historyIsMove, applicationStatusHistory.id];
   const where = and(eq(applicationStatusHistory.companyId, companyId), eq(applicationStatusHistory.applicationId, applicationId));
   const [rows, [{ total }]] = await Promise.all([
     db
       .select()
       .from(applicationStatusHistory)
-      .where(where)
-      // Newest first; a move made in the same millisecond as the submission still sorts after it.
-      .orderBy(
-        desc(applicationStatusHistory.changedAt),
-        asc(sql`${applicationStatusHistory.fromStatus} is null`),
-        desc(applicationStatusHistory.id),
-      )
+      .where(and(where, keysetAfter(sortKeys, page)))
+      .orderBy(...keysetOrderBy(sortKeys, page))
       .limit(page.limit)
       .offset(page.offset),
     db.select({ total: count() }).from(applicationStatusHistory).where(where),

@@ -37,6 +37,7 @@ export async function applicationRoutes(app: AppInstance): Promise<void> {
       config: write,
       schema: {
         tags,
+        operationId: 'submitApplication',
         summary: 'Submit an external application',
         description:
           'Applies a candidate to an ACTIVE job listing (409 otherwise). The candidate is matched by email, without letter case, among the company\'s candidates, or created (candidate.created). A candidate applies to a listing once: a second application answers 409 with the existing application\'s id in `details` (field `existingApplicationId`). An unknown jobListingId answers 422. Emits application.created.',
@@ -53,6 +54,7 @@ export async function applicationRoutes(app: AppInstance): Promise<void> {
       config: read,
       schema: {
         tags,
+        operationId: 'listApplications',
         summary: 'List applications',
         description: 'Newest first. Filters combine with AND.',
         querystring: ApplicationListQuery,
@@ -68,6 +70,7 @@ export async function applicationRoutes(app: AppInstance): Promise<void> {
       config: read,
       schema: {
         tags,
+        operationId: 'getApplication',
         summary: 'Get an application with its job listing and candidate',
         description: 'The embedded job listing\'s texts follow Accept-Language, as on GET /public/v1/job-listings/{id}.',
         params: ApplicationIdParams,
@@ -84,6 +87,7 @@ export async function applicationRoutes(app: AppInstance): Promise<void> {
       config: write,
       schema: {
         tags,
+        operationId: 'updateApplicationStatus',
         summary: 'Move an application to a pipeline stage',
         description:
           'Any stage may be moved to any other. The same stage again answers 200 and changes nothing (no event). `reason` is kept in the history and sent in the event. With `expectedStatus`, the move happens only if the application is still in that stage, else 409: two recruiters moving the same application cannot overwrite each other. Emits application.status_changed with application, previousStatus, newStatus and reason.',
@@ -105,6 +109,7 @@ export async function applicationRoutes(app: AppInstance): Promise<void> {
       config: read,
       schema: {
         tags,
+        operationId: 'listApplicationStatusHistory',
         summary: 'Stage history of an application',
         description: 'Every stage the application entered, newest first; the last entry (fromStatus null) is the submission.',
         params: ApplicationIdParams,

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { limitOffset, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
+import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Ordering, type Page, type PageRequest } from '../../shared/pagination.ts';
+
+/** History rows by (changedAt, is a move, id), newest first: a submission sorts before a move of its millisecond. */
+const HISTORY_NEWEST_FIRST: Ordering = { name: 'history', keys: ['timestamptz', 'boolean', 'uuid'], direction: 'desc' };
 import type { Principal, ServiceContext } from '../../shared/context.ts';
 import { ConflictError, NotFoundError } from '../../shared/errors.ts';
 import {
@@ -70,18 +73,19 @@ export async function listApplications(
   companyId: string,
   query: ApplicationListQuery,
 ): Promise<Page<ApplicationSummaryView>> {
-  const { rows, total } = await listApplicationRows(
-    ctx.db,
-    companyId,
-    {
-      jobListingId: query.jobListingId,
-      candidateId: query.candidateId,
-      statuses: query.status,
-      updatedSince: query.updatedSince ? new Date(query.updatedSince) : undefined,
-    },
-    limitOffset(query),
+  const filters = {
+    jobListingId: query.jobListingId,
+    candidateId: query.candidateId,
+    statuses: query.status ? [...new Set(query.status)].sort() : undefined,
+    updatedSince: query.updatedSince ? new Date(query.updatedSince) : undefined,
+  };
+  const ordering = filters.updatedSince ? CHANGED_SINCE : NEWEST_FIRST;
+  const position = startPage(query, 'applications', ordering, { companyId, ...filters });
+  const { rows: fetched, total } = await listApplicationRows(ctx.db, companyId, filters, position);
+  const { rows, ...cursors } = endPage(fetched, position, (row) =>
+    ordering.sync ? [row.updatedAt, row.id] : [row.appliedAt, row.id],
   );
-  return toPage(await summaries(ctx.db, companyId, rows), total, query);
+  return toPage(await summaries(ctx.db, companyId, rows), total, position, cursors);
 }
 
 /**
@@ -185,8 +189,10 @@ export async function getApplicationHistory(
   page: PageRequest,
 ): Promise<Page<StatusChangeView>> {
   if (!(await findApplication(ctx.db, companyId, id))) throw new NotFoundError('Application');
-  const { rows, total } = await listStatusHistory(ctx.db, companyId, id, limitOffset(page));
-  return toPage(rows.map(toStatusChangeView), total, page);
+  const position = startPage(page, 'application-history', HISTORY_NEWEST_FIRST, { companyId, id });
+  const { rows: fetched, total } = await listStatusHistory(ctx.db, companyId, id, position);
+  const { rows, ...cursors } = endPage(fetched, position, (row) => [row.changedAt, row.fromStatus !== null, row.id]);
+  return toPage(rows.map(toStatusChangeView), total, position, cursors);
 }
 
 // --- candidates in pipelines ----------------------------------------------------------------------

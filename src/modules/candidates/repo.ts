@@ -1,5 +1,7 @@
-import { and, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
+import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
+import type { PagePosition } from '../../shared/pagination.ts';
 import { keptCount } from '../../infra/kept-counts/read.ts';
 import { candidates } from './tables.ts';
 
@@ -69,23 +71,37 @@ export interface CandidateFilters {
   updatedSince?: Date | undefined;
 }
 
+/**
+ * `page.ordering` decides the order: newest first, by relevance with `q` ('relevance': rank, then
+ * newest), or (updatedAt, id) ascending with updatedSince. Each row answers its rank (0 without q).
+ */
 export async function listCandidates(
   db: Db,
   companyId: string,
   filters: CandidateFilters,
-  page: { limit: number; offset: number },
-): Promise<{ rows: CandidateRow[]; total: number }> {
+  page: PagePosition,
+): Promise<{ rows: Array<CandidateRow & { rank: number }>; total: number }> {
   const conditions: SQL[] = [eq(candidates.companyId, companyId)];
   if (filters.updatedSince) conditions.push(gte(candidates.updatedAt, filters.updatedSince));
   const query = filters.q === undefined ? undefined : prefixQuery(filters.q);
   if (query) conditions.push(sql`${candidates.searchVector} @@ ${query}`);
   const where = and(...conditions);
 
-  const order: SQL[] = [desc(candidates.createdAt), desc(candidates.id)];
-  if (query) order.unshift(sql`ts_rank(${candidates.searchVector}, ${query}) desc`);
+  const rank = query ? sql<number>`ts_rank(${candidates.searchVector}, ${query})` : sql<number>`0::real`;
+  const sortKeys = page.ordering.sync
+    ? [candidates.updatedAt, candidates.id]
+    : page.ordering.name === 'relevance'
+      ? [rank, candidates.createdAt, candidates.id]
+      : [candidates.createdAt, candidates.id];
 
   const [rows, total] = await Promise.all([
-    db.select(candidateColumns).from(candidates).where(where).orderBy(...order).limit(page.limit).offset(page.offset),
+    db
+      .select({ ...candidateColumns, rank: sql<number>`(${rank})::float8`.mapWith(Number) })
+      .from(candidates)
+      .where(and(where, keysetAfter(sortKeys, page)))
+      .orderBy(...keysetOrderBy(sortKeys, page))
+      .limit(page.limit)
+      .offset(page.offset),
     // Unfiltered: the kept count, never a count of rows.
     query || filters.updatedSince
       ? db

@@ -17,6 +17,7 @@ export async function candidateRoutes(app: AppInstance): Promise<void> {
       config: { auth: { scope: 'candidates:read' } },
       schema: {
         tags,
+        operationId: 'listCandidates',
         summary: 'List and search candidates',
         description:
           'Newest first; with `q`, most relevant first (name and email weigh most, then headline and skills).',
@@ -33,6 +34,7 @@ export async function candidateRoutes(app: AppInstance): Promise<void> {
       config: { auth: { scope: 'candidates:read' } },
       schema: {
         tags,
+        operationId: 'getCandidate',
         summary: 'Get a candidate profile',
         description: "The full profile with a summary of the candidate's applications.",
         params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
@@ -48,6 +50,7 @@ export async function candidateRoutes(app: AppInstance): Promise<void> {
       config: { auth: { scope: 'candidates:write' } },
       schema: {
         tags,
+        operationId: 'importCandidates',
         summary: 'Import candidates',
         description: `Up to ${MAX_IMPORT_ROWS} candidates a request, upserted by email (without letter case): a new email creates a candidate (source IMPORTED, event candidate.created), a known one updates it (given fields replace the stored ones; optional fields left out keep theirs). All or nothing: one invalid row answers 422 with details naming it (e.g. \`candidates[3].email\`) and nothing is written; a repeated email within the request is invalid too. With \`jobListingId\` (an ACTIVE listing, else 409) every candidate also enters that listing's pipeline with source IMPORTED, unless already in it (event application.created for each new application). Answers one result per row, in request order.`,
         body: ImportCandidatesBody,

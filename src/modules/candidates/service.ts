@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
-import { limitOffset, toPage, type Page } from '../../shared/pagination.ts';
+import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Ordering, type Page } from '../../shared/pagination.ts';
+
+/** With `q`: (rank, createdAt, id) descending, most relevant first. */
+const BY_RELEVANCE: Ordering = { name: 'relevance', keys: ['real', 'timestamptz', 'uuid'], direction: 'desc' };
 import type { ServiceContext } from '../../shared/context.ts';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import { recordEvent } from '../../infra/outbox/record-event.ts';
@@ -61,13 +64,15 @@ export async function listCandidates(
   companyId: string,
   query: CandidateListQuery,
 ): Promise<Page<CandidateView>> {
-  const { rows, total } = await listCandidateRows(
-    ctx.db,
-    companyId,
-    { q: query.q?.trim() || undefined, updatedSince: query.updatedSince ? new Date(query.updatedSince) : undefined },
-    limitOffset(query),
+  const filters = { q: query.q?.trim() || undefined, updatedSince: query.updatedSince ? new Date(query.updatedSince) : undefined };
+  // updatedSince is a sync: change order wins over relevance (docs/decisions.md, "Pagination").
+  const ordering = filters.updatedSince ? CHANGED_SINCE : filters.q ? BY_RELEVANCE : NEWEST_FIRST;
+  const position = startPage(query, 'candidates', ordering, { companyId, ...filters });
+  const { rows: fetched, total } = await listCandidateRows(ctx.db, companyId, filters, position);
+  const { rows, ...cursors } = endPage(fetched, position, (row) =>
+    ordering === CHANGED_SINCE ? [row.updatedAt, row.id] : ordering === BY_RELEVANCE ? [row.rank, row.createdAt, row.id] : [row.createdAt, row.id],
   );
-  return toPage(rows.map(toCandidateView), total, query);
+  return toPage(rows.map(toCandidateView), total, position, cursors);
 }
 
 /** The company's candidate; another company's id: 404. */

@@ -1,6 +1,8 @@
 // SQL of the job listings module. Every query that starts from a request filters by company.
-import { and, asc, count, desc, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
+import type { PagePosition } from '../../shared/pagination.ts';
 import {
   jobListingBenefits,
   jobListingHiringSteps,
@@ -157,16 +159,20 @@ export interface ListFilter {
   /** Only these states; undefined: every state but ARCHIVED. */
   statuses: string[] | undefined;
   updatedSince: Date | undefined;
-  limit: number;
-  offset: number;
 }
 
 export type ListingSummaryRow = Pick<
   JobListingRow,
-  'id' | 'status' | 'position' | 'positionType' | 'workPlaceType' | 'createdAt' | 'language'
+  'id' | 'status' | 'position' | 'positionType' | 'workPlaceType' | 'createdAt' | 'updatedAt' | 'language'
 >;
 
-export async function listJobListingRows(db: Db, filter: ListFilter): Promise<{ rows: ListingSummaryRow[]; total: number }> {
+/** `position`: newest first, or (updatedAt, id) ascending with updatedSince; see src/shared/pagination.ts. */
+export async function listJobListingRows(
+  db: Db,
+  filter: ListFilter,
+  position: PagePosition,
+): Promise<{ rows: ListingSummaryRow[]; total: number }> {
+  const sortKeys = position.ordering.sync ? [jobListings.updatedAt, jobListings.id] : [jobListings.createdAt, jobListings.id];
   const where = and(
     eq(jobListings.companyId, filter.companyId),
     filter.statuses ? inArray(jobListings.status, filter.statuses) : ne(jobListings.status, 'ARCHIVED'),
@@ -181,13 +187,14 @@ export async function listJobListingRows(db: Db, filter: ListFilter): Promise<{ 
         positionType: jobListings.positionType,
         workPlaceType: jobListings.workPlaceType,
         createdAt: jobListings.createdAt,
+        updatedAt: jobListings.updatedAt,
         language: jobListings.language,
       })
       .from(jobListings)
-      .where(where)
-      .orderBy(desc(jobListings.createdAt), desc(jobListings.id))
-      .limit(filter.limit)
-      .offset(filter.offset),
+      .where(and(where, keysetAfter(sortKeys, position)))
+      .orderBy(...keysetOrderBy(sortKeys, position))
+      .limit(position.limit)
+      .offset(position.offset),
     db.select({ total: count() }).from(jobListings).where(where),
   ]);
   return { rows, total };
@@ -271,4 +278,32 @@ export async function lockExpiredActiveListings(db: Db, now: Date, limit: number
     .orderBy(asc(jobListings.expiresAt))
     .limit(limit)
     .for('update', { skipLocked: true });
+}
+
+// --- machine translation ------------------------------------------------------------------------
+
+/** Listings whose machine translation is due by `now`, the longest waiting first. */
+export async function findMachineTranslationsDue(
+  db: Db,
+  now: Date,
+  limit: number,
+): Promise<{ id: string; companyId: string; dueAt: Date }[]> {
+  const rows = await db
+    .select({ id: jobListings.id, companyId: jobListings.companyId, dueAt: jobListings.machineTranslationDueAt })
+    .from(jobListings)
+    .where(lte(jobListings.machineTranslationDueAt, now))
+    .orderBy(asc(jobListings.machineTranslationDueAt))
+    .limit(limit);
+  return rows.map((row) => ({ ...row, dueAt: row.dueAt! }));
+}
+
+/**
+ * Moves the listing's due mark from `dueAt` to `next` (null: done). A mark changed meanwhile (an
+ * edit marked it again) is left alone: that newer work is still due.
+ */
+export async function settleMachineTranslation(db: Db, id: string, dueAt: Date, next: Date | null): Promise<void> {
+  await db
+    .update(jobListings)
+    .set({ machineTranslationDueAt: next })
+    .where(and(eq(jobListings.id, id), eq(jobListings.machineTranslationDueAt, dueAt)));
 }

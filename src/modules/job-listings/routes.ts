@@ -1,5 +1,5 @@
 // HTTP surface of job listings: schema + one service call per route. The rules are in
-// service.ts, lifecycle.ts and translation-service.ts; the descriptions below are the OpenAPI
+// the files service.ts exposes (commands, moves, presenter) and lifecycle.ts; the descriptions below are the OpenAPI
 // documentation integrators read.
 import { Type } from 'typebox';
 import type { FastifyReply } from 'fastify';
@@ -23,9 +23,9 @@ import {
   getJobListing,
   listJobListings,
   publishJobListing,
+  putJobListingTranslation,
   updateJobListing,
 } from './service.ts';
-import { putJobListingTranslation } from './translation-service.ts';
 
 const TAG = 'Job listings';
 
@@ -61,8 +61,9 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
       config: { auth: read },
       schema: {
         tags: [TAG],
+        operationId: 'listJobListings',
         summary: 'List job listings',
-        description: `The company's listings, newest first (createdAt descending, then id). Filters: \`status\` (repeatable; ARCHIVED listings are listed only when asked for by status) and \`updatedSince\`. Items carry exactly id, status, position (value and translated only), positionType, workPlaceType and createdAt; each position is in the best language available for that listing, and \`Content-Language\` lists the languages of the page.\n\n${LANGUAGE_DOC}`,
+        description: `The company's listings, newest first (createdAt descending, then id); with \`updatedSince\`, in the order they changed ((updatedAt, id) ascending) so a sync can resume from \`resumeCursor\`. Filters: \`status\` (repeatable; ARCHIVED listings are listed only when asked for by status) and \`updatedSince\`. Page by \`page\` or by \`cursor\` (\`nextCursor\` of the previous page). Items carry exactly id, status, position (value and translated only), positionType, workPlaceType and createdAt; each position is in the best language available for that listing, and \`Content-Language\` lists the languages of the page.\n\n${LANGUAGE_DOC}`,
         querystring: ListJobListingsQuery,
         headers: acceptLanguageHeader,
         response: {
@@ -86,6 +87,7 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
       config: { auth: write },
       schema: {
         tags: [TAG],
+        operationId: 'createJobListing',
         summary: 'Create a job listing (DRAFT)',
         description: `Creates a DRAFT and answers 201 with the full listing. Required: position, positionType, workPlaceType; everything else is optional. Texts are plain strings in \`language\`. \`currency\` is an ISO 4217 code, \`salaryMax\` must be >= \`salaryBase\`, dates are YYYY-MM-DD, \`sectorId\` and tag ids must exist (422 naming the field). Unknown fields answer 422.\n\n${LIFECYCLE_DOC}`,
         body: CreateJobListingBody,
@@ -108,6 +110,7 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
       config: { auth: read },
       schema: {
         tags: [TAG],
+        operationId: 'getJobListing',
         summary: 'Get a job listing',
         description: `The full listing, its texts in the language asked for.\n\n${LANGUAGE_DOC}`,
         params: ListingIdParams,
@@ -133,6 +136,7 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
       config: { auth: write },
       schema: {
         tags: [TAG],
+        operationId: 'updateJobListing',
         summary: 'Update a job listing (merge)',
         description:
           'Partial update: fields left out keep their value, `null` clears a field, `address` merges part by part, arrays (skills, benefits, hiringProcessSteps, jobListingTags, jobListingRequirements) replace the whole list. Texts are in the listing\'s source language; changing one retires its translations. Allowed in every status but ARCHIVED (409). Validation as on create.',
@@ -154,6 +158,7 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
   const moves = [
     {
       path: 'publish',
+      operationId: 'publishJobListing',
       summary: 'Publish a job listing',
       description:
         'DRAFT -> ACTIVE (or UNDER_REVIEW when the company requires listing review); CLOSED -> ACTIVE reopens. Publishing an ACTIVE listing answers 200 and changes nothing. UNDER_REVIEW or ARCHIVED: 409. A listing whose jobListingEndDate has passed: 422. No body.',
@@ -162,6 +167,7 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
     },
     {
       path: 'close',
+      operationId: 'closeJobListing',
       summary: 'Close a job listing',
       description: 'ACTIVE or UNDER_REVIEW -> CLOSED (sets closedAt); it stops accepting applications and can be reopened with publish. Any other status: 409. No body.',
       run: closeJobListing,
@@ -169,6 +175,7 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
     },
     {
       path: 'archive',
+      operationId: 'archiveJobListing',
       summary: 'Archive a job listing',
       description: 'Any status but ARCHIVED -> ARCHIVED. An archived listing is read-only and is listed only when asked for with status=ARCHIVED. Already ARCHIVED: 409. No body.',
       run: archiveJobListing,
@@ -183,6 +190,7 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
         config: { auth: write },
         schema: {
           tags: [TAG],
+          operationId: move.operationId,
           summary: move.summary,
           description: `${move.description}\n\n${LIFECYCLE_DOC}`,
           params: ListingIdParams,
@@ -206,6 +214,7 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
       config: { auth: write },
       schema: {
         tags: [TAG],
+        operationId: 'deleteJobListing',
         summary: 'Delete a draft job listing',
         description: 'Deletes a DRAFT (204). A listing in any other status answers 409: archive it instead.',
         params: ListingIdParams,
@@ -224,6 +233,7 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
       config: { auth: write },
       schema: {
         tags: [TAG],
+        operationId: 'putJobListingTranslation',
         summary: 'Put a human translation of a job listing',
         description: `Stores a HUMAN translation of the listing's texts into {lang} (a BCP 47 tag other than the source language), replacing any earlier human translation into it; texts left out have no human translation afterwards. Give only texts the listing has (422 otherwise); \`benefits\` and \`skills\` need one entry per item, in order; hiring process steps are named by id. Not allowed on ARCHIVED listings (409). Answers the listing in {lang} unless Accept-Language asks otherwise.\n\n${LANGUAGE_DOC}`,
         params: TranslationParams,

@@ -45,6 +45,8 @@ export const jobListings = pgTable('job_listings', {
   activatedAt: timestamptz('activated_at'),
   expiresAt: timestamptz('expires_at'),
   closedAt: timestamptz('closed_at'),
+  /** When machine translation of its texts is next due (migration 0012); null: nothing to do. */
+  machineTranslationDueAt: timestamptz('machine_translation_due_at'),
 });
 
 export const jobListingSkills = pgTable('job_listing_skills', {

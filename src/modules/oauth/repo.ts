@@ -1,8 +1,9 @@
 // SQL for the authorization server's storage. A row past expires_at is treated as absent
 // everywhere (oidc-provider is told nothing it would have to expire itself) and purged by the
 // worker's sweep.
-import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { deleteBatch } from '../../db/delete-batch.ts';
 import { oidcKeys, oidcPayloads } from './tables.ts';
 
 export type OidcPayloadRow = typeof oidcPayloads.$inferSelect;
@@ -61,12 +62,14 @@ export async function deletePayloadsOfGrant(db: Db, grantId: string): Promise<vo
   await db.delete(oidcPayloads).where(eq(oidcPayloads.grantId, grantId));
 }
 
-export async function deleteExpiredPayloads(db: Db, now: Date): Promise<number> {
-  const rows = await db
-    .delete(oidcPayloads)
-    .where(lte(oidcPayloads.expiresAt, now))
-    .returning({ id: oidcPayloads.id });
-  return rows.length;
+export async function deleteExpiredPayloads(db: Db, before: Date, limit: number): Promise<number> {
+  return deleteBatch(db, {
+    table: 'oidc_payloads',
+    key: ['kind', 'id'],
+    where: sql`expires_at <= ${before.toISOString()}::timestamptz`,
+    age: 'expires_at',
+    limit,
+  });
 }
 
 export async function listPayloadsOfKind(db: Db, kind: string): Promise<OidcPayloadRow[]> {

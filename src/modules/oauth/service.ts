@@ -53,9 +53,12 @@ export async function authenticateAccessToken(ctx: ServiceContext, token: string
   };
 }
 
-/** Deletes expired authorization-server rows (reads already ignore them); returns how many. */
-export async function purgeExpiredOidcPayloads(ctx: ServiceContext): Promise<number> {
-  return deleteExpiredPayloads(ctx.db, ctx.clock.now());
+/**
+ * Deletes up to `limit` authorization-server rows expired by `before` (reads already ignore them);
+ * returns how many. The retention sweep runs it.
+ */
+export async function purgeExpiredOidcPayloads(ctx: ServiceContext, before: Date, limit: number): Promise<number> {
+  return deleteExpiredPayloads(ctx.db, before, limit);
 }
 
 /** A way to sign in offered on the sign-in page (Google, LinkedIn, Facebook...). */

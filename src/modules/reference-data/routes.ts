@@ -12,6 +12,7 @@ export async function referenceDataRoutes(app: AppInstance): Promise<void> {
       config: { auth },
       schema: {
         tags: ['Reference data'],
+        operationId: 'listSectors',
         summary: 'List sectors and sub-sectors',
         response: { 200: Type.Array(Type.Ref('Sector')) },
       },
@@ -23,7 +24,7 @@ export async function referenceDataRoutes(app: AppInstance): Promise<void> {
     '/public/v1/tags',
     {
       config: { auth },
-      schema: { tags: ['Reference data'], summary: 'List tags', response: { 200: Type.Array(Type.Ref('Tag')) } },
+      schema: { tags: ['Reference data'], operationId: 'listTags', summary: 'List tags', response: { 200: Type.Array(Type.Ref('Tag')) } },
     },
     async () => listTags(app.ctx),
   );
@@ -34,6 +35,7 @@ export async function referenceDataRoutes(app: AppInstance): Promise<void> {
       config: { auth },
       schema: {
         tags: ['Reference data'],
+        operationId: 'getEnums',
         summary: 'Allowed values of the enumerated job listing fields',
         response: { 200: Type.Ref('Enums') },
       },

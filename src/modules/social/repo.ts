@@ -29,10 +29,6 @@ export async function touchExternalIdentity(db: Db, provider: string, subject: s
     .where(and(eq(externalIdentities.provider, provider), eq(externalIdentities.subject, subject)));
 }
 
-export async function listExternalIdentitiesOfUser(db: Db, userId: string): Promise<ExternalIdentityRow[]> {
-  return db.select().from(externalIdentities).where(eq(externalIdentities.userId, userId));
-}
-
 export async function insertSignInAttempt(db: Db, row: SignInAttemptRow): Promise<void> {
   await db.insert(socialSignInAttempts).values(row);
 }

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServiceContext } from '../../shared/context.ts';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
-import { limitOffset, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
+import { endPage, NEWEST_FIRST, startPage, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
 import { getCompany } from '../companies/service.ts';
 import {
   claimOpenInvitation,
@@ -136,11 +136,13 @@ export async function inviteMember(
 /** Open invitations (not accepted, not expired), newest first. */
 export async function listInvitationsPage(ctx: ServiceContext, companyId: string, page: PageRequest): Promise<Page<InvitationView>> {
   const now = ctx.clock.now();
-  const [rows, total] = await Promise.all([
-    listOpenInvitations(ctx.db, companyId, now, limitOffset(page)),
+  const position = startPage(page, 'invitations', NEWEST_FIRST, { companyId });
+  const [fetched, total] = await Promise.all([
+    listOpenInvitations(ctx.db, companyId, now, position),
     countOpenInvitations(ctx.db, companyId, now),
   ]);
-  return toPage(rows.map(toInvitationView), total, page);
+  const { rows, ...cursors } = endPage(fetched, position, (row) => [row.createdAt, row.id]);
+  return toPage(rows.map(toInvitationView), total, position, cursors);
 }
 
 /** Withdraws an open invitation; 404 when there is none with this id in the company. */
@@ -150,11 +152,13 @@ export async function cancelInvitation(ctx: ServiceContext, companyId: string, i
 
 /** The company's members, newest first. */
 export async function listMembersPage(ctx: ServiceContext, companyId: string, page: PageRequest): Promise<Page<MemberView>> {
-  const [rows, total] = await Promise.all([
-    listCompanyMembers(ctx.db, companyId, limitOffset(page)),
+  const position = startPage(page, 'members', NEWEST_FIRST, { companyId });
+  const [fetched, total] = await Promise.all([
+    listCompanyMembers(ctx.db, companyId, position),
     countCompanyMembers(ctx.db, companyId),
   ]);
-  return toPage(rows.map(toMemberView), total, page);
+  const { rows, ...cursors } = endPage(fetched, position, (row) => [row.joinedAt, row.userId]);
+  return toPage(rows.map(toMemberView), total, position, cursors);
 }
 
 /**

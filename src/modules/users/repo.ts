@@ -1,5 +1,7 @@
 import { and, asc, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
+import type { PagePosition } from '../../shared/pagination.ts';
 import { invitations, memberships, users } from './tables.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -91,7 +93,8 @@ export async function lockCompanyAdmins(db: Db, companyId: string): Promise<Memb
     .for('update');
 }
 
-export async function listCompanyMembers(db: Db, companyId: string, page: { limit: number; offset: number }): Promise<MemberRow[]> {
+export async function listCompanyMembers(db: Db, companyId: string, page: PagePosition): Promise<MemberRow[]> {
+  const sortKeys = [memberships.createdAt, memberships.userId];
   return db
     .select({
       userId: users.id,
@@ -103,8 +106,8 @@ export async function listCompanyMembers(db: Db, companyId: string, page: { limi
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(eq(memberships.companyId, companyId))
-    .orderBy(desc(memberships.createdAt), desc(memberships.userId))
+    .where(and(eq(memberships.companyId, companyId), keysetAfter(sortKeys, page)))
+    .orderBy(...keysetOrderBy(sortKeys, page))
     .limit(page.limit)
     .offset(page.offset);
 }
@@ -141,13 +144,14 @@ export async function listOpenInvitations(
   db: Db,
   companyId: string,
   now: Date,
-  page: { limit: number; offset: number },
+  page: PagePosition,
 ): Promise<InvitationRow[]> {
+  const sortKeys = [invitations.createdAt, invitations.id];
   return db
     .select()
     .from(invitations)
-    .where(and(eq(invitations.companyId, companyId), open(now)))
-    .orderBy(desc(invitations.createdAt), desc(invitations.id))
+    .where(and(eq(invitations.companyId, companyId), open(now), keysetAfter(sortKeys, page)))
+    .orderBy(...keysetOrderBy(sortKeys, page))
     .limit(page.limit)
     .offset(page.offset);
 }

@@ -24,6 +24,7 @@ export async function memberRoutes(app: AppInstance): Promise<void> {
       config: { auth: anyMember },
       schema: {
         tags,
+        operationId: 'listMembers',
         summary: "List the company's members",
         description: 'Newest first.',
         querystring: Type.Object(PageQuery),
@@ -39,6 +40,7 @@ export async function memberRoutes(app: AppInstance): Promise<void> {
       config: { auth: adminOnly },
       schema: {
         tags,
+        operationId: 'removeMember',
         summary: 'Remove a member',
         description:
           "The member's access tokens stop working on their very next request, on every server. The last ADMIN cannot be removed (409).",
@@ -58,6 +60,7 @@ export async function memberRoutes(app: AppInstance): Promise<void> {
       config: { auth: anyMember },
       schema: {
         tags,
+        operationId: 'listInvitations',
         summary: 'List open invitations',
         description: 'Invitations not yet accepted and not expired, newest first.',
         querystring: Type.Object(PageQuery),
@@ -73,6 +76,7 @@ export async function memberRoutes(app: AppInstance): Promise<void> {
       config: { auth: adminOnly },
       schema: {
         tags,
+        operationId: 'createInvitation',
         summary: 'Invite a person to the company',
         description: `${ACCEPTING}\n\n409 when the person is already a member or an invitation for the address is open.`,
         body: CreateInvitationBody,
@@ -97,6 +101,7 @@ export async function memberRoutes(app: AppInstance): Promise<void> {
       config: { auth: adminOnly },
       schema: {
         tags,
+        operationId: 'cancelInvitation',
         summary: 'Cancel an open invitation',
         params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
         response: { 204: Type.Null({ description: 'Cancelled' }), ...errorResponses([404]) },

@@ -9,7 +9,6 @@ import {
   deleteMembership,
   findMembershipOfUser,
   findUser,
-  findUserByEmail,
   insertMembership,
   upsertUserByEmail,
   type MembershipRow,
@@ -115,11 +114,6 @@ export async function signInVerifiedUser(ctx: ServiceContext, identity: Verified
 
 export async function getUser(ctx: ServiceContext, id: string): Promise<UserView | undefined> {
   const row = await findUser(ctx.db, id);
-  return row ? toUserView(row) : undefined;
-}
-
-export async function getUserByEmail(ctx: ServiceContext, email: string): Promise<UserView | undefined> {
-  const row = await findUserByEmail(ctx.db, normalizeEmail(email));
   return row ? toUserView(row) : undefined;
 }
 

@@ -212,8 +212,8 @@ function eventTime(payload: string): number | null {
 }
 
 /**
- * One full pass, for tests and one-shot runs: fan out every pending event, then send every
- * delivery due now (each once) until none is left.
+ * One full pass (the CLI's `webhooks deliver`, for a deployment without a running worker): fan out
+ * every pending event, then send every delivery due now (each once) until none is left.
  */
 export async function runWebhookWorkerOnce(deps: WorkerDeps): Promise<{ dispatched: number; attempted: number }> {
   let dispatched = 0;
@@ -289,34 +289,38 @@ export function runWebhookWorkerLoop(deps: WorkerDeps, options: LoopOptions): We
   };
 }
 
-/**
- * Starts delivery for a process: the server in the embedded default (PGlite is single-process, so
- * the server is the only worker there) or the `npm run worker` entry.
- */
-export function startWebhookWorker(input: {
+/** What a process gives the delivery worker: built once by it (src/deps.ts), which also closes the transport. */
+export interface DeliveryInput {
   db: Db;
   config: Pick<Config, 'webhookLeaseSeconds' | 'webhookConcurrency' | 'webhookSubscriptionConcurrency' | 'webhookPollMs'>;
   clock: Clock;
   secrets: SecretBox;
   log: WorkerLog;
   metrics?: DeliveryMetrics;
-  /** Built once by the process (src/deps.ts), which also closes it. */
   transport: WebhookTransport;
-}): WebhookWorker {
-  const worker = runWebhookWorkerLoop(
-    {
-      db: input.db,
-      clock: input.clock,
-      secrets: input.secrets,
-      transport: input.transport,
-      metrics: input.metrics,
-      log: input.log,
-      leaseMs: input.config.webhookLeaseSeconds * 1000,
-      concurrency: input.config.webhookConcurrency,
-      perSubscriptionConcurrency: input.config.webhookSubscriptionConcurrency,
-    },
-    { pollMs: input.config.webhookPollMs },
-  );
+}
+
+/** The worker's dependencies from the process's settings. */
+export function deliveryDeps(input: DeliveryInput): WorkerDeps {
+  return {
+    db: input.db,
+    clock: input.clock,
+    secrets: input.secrets,
+    transport: input.transport,
+    metrics: input.metrics,
+    log: input.log,
+    leaseMs: input.config.webhookLeaseSeconds * 1000,
+    concurrency: input.config.webhookConcurrency,
+    perSubscriptionConcurrency: input.config.webhookSubscriptionConcurrency,
+  };
+}
+
+/**
+ * Starts delivery for a process: the server in the embedded default (PGlite is single-process, so
+ * the server is the only worker there) or the `npm run worker` entry.
+ */
+export function startWebhookWorker(input: DeliveryInput): WebhookWorker {
+  const worker = runWebhookWorkerLoop(deliveryDeps(input), { pollMs: input.config.webhookPollMs });
   input.log.info(
     {
       pollMs: input.config.webhookPollMs,

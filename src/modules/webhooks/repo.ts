@@ -1,7 +1,10 @@
 // SQL of the webhooks module: subscriptions, deliveries and their attempts, and the worker's
 // fan-out and claim queries. The outbox's own queries (undispatched events) are src/infra/outbox/repo.ts.
-import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
+import { deleteBatch } from '../../db/delete-batch.ts';
+import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
+import type { PagePosition } from '../../shared/pagination.ts';
 import type { DeliveryStatus } from './retry-schedule.ts';
 import { webhookDeliveries, webhookDeliveryAttempts, webhookSubscriptions } from './tables.ts';
 
@@ -41,14 +44,15 @@ export async function findSubscription(db: Db, companyId: string, id: string): P
 export async function listSubscriptions(
   db: Db,
   companyId: string,
-  page: { limit: number; offset: number },
+  page: PagePosition,
 ): Promise<{ rows: SubscriptionRow[]; total: number }> {
   const where = eq(webhookSubscriptions.companyId, companyId);
+  const sortKeys = [webhookSubscriptions.createdAt, webhookSubscriptions.id];
   const rows = await db
     .select()
     .from(webhookSubscriptions)
-    .where(where)
-    .orderBy(desc(webhookSubscriptions.createdAt), desc(webhookSubscriptions.id))
+    .where(and(where, keysetAfter(sortKeys, page)))
+    .orderBy(...keysetOrderBy(sortKeys, page))
     .limit(page.limit)
     .offset(page.offset);
   const [{ total }] = await db.select({ total: count() }).from(webhookSubscriptions).where(where);
@@ -143,8 +147,9 @@ export async function listDeliveries(
   db: Db,
   subscriptionId: string,
   filter: { status?: DeliveryStatus | undefined },
-  page: { limit: number; offset: number },
+  page: PagePosition,
 ): Promise<{ rows: DeliveryRow[]; total: number }> {
+  const sortKeys = [webhookDeliveries.createdAt, webhookDeliveries.id];
   const where = and(
     eq(webhookDeliveries.subscriptionId, subscriptionId),
     filter.status ? eq(webhookDeliveries.status, filter.status) : undefined,
@@ -152,8 +157,8 @@ export async function listDeliveries(
   const rows = await db
     .select()
     .from(webhookDeliveries)
-    .where(where)
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .where(and(where, keysetAfter(sortKeys, page)))
+    .orderBy(...keysetOrderBy(sortKeys, page))
     .limit(page.limit)
     .offset(page.offset);
   const [{ total }] = await db.select({ total: count() }).from(webhookDeliveries).where(where);
@@ -417,17 +422,11 @@ export async function countBacklog(db: Db): Promise<{ events: number; oldestEven
  * their attempts go with them (ON DELETE CASCADE). Pending deliveries are never pruned.
  */
 export async function deleteFinishedDeliveriesBefore(db: Db, before: Date, limit: number): Promise<number> {
-  const rows = await queryRows<{ id: string }>(
-    db,
-    sql`
-      DELETE FROM webhook_deliveries WHERE id IN (
-        SELECT id FROM webhook_deliveries
-        WHERE status <> 'PENDING' AND updated_at < ${before.toISOString()}::timestamptz
-        ORDER BY updated_at
-        LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED
-      )
-      RETURNING id`,
-  );
-  return rows.length;
+  return deleteBatch(db, {
+    table: 'webhook_deliveries',
+    key: ['id'],
+    where: sql`status <> 'PENDING' AND updated_at < ${before.toISOString()}::timestamptz`,
+    age: 'updated_at',
+    limit,
+  });
 }

@@ -9,8 +9,6 @@ const DAY = 24 * HOUR;
 
 export const RETRY_DELAYS_MS = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR] as const;
 export const RETRY_JITTER = 0.2;
-/** The first attempt plus one per retry. */
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** A subscription whose attempts have all failed for this long is switched off. */
 export const DISABLE_AFTER_FAILING_MS = 5 * DAY;
 

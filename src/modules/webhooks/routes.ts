@@ -47,6 +47,7 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
       config: { auth },
       schema: {
         tags,
+        operationId: 'createWebhookSubscription',
         summary: 'Create a webhook subscription',
         description: `Answers the subscription with its signing \`secret\`, shown only this once. A company has at most ${MAX_SUBSCRIPTIONS_PER_COMPANY} subscriptions (active or not): the next create answers 422 VALIDATION_ERROR; delete one first, or list several events in one subscription.\n\n${CATALOGUE}\n\n${DELIVERY_NOTES}`,
         body: CreateWebhookBody,
@@ -65,6 +66,7 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
       config: { auth },
       schema: {
         tags,
+        operationId: 'listWebhookSubscriptions',
         summary: 'List webhook subscriptions',
         querystring: Type.Object(PageQuery),
         response: { 200: Paginated(Type.Ref('WebhookSubscription')), ...errorResponses([422]) },
@@ -79,6 +81,7 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
       config: { auth },
       schema: {
         tags,
+        operationId: 'getWebhookSubscription',
         summary: 'Get a webhook subscription',
         params: IdParams,
         response: { 200: Type.Ref('WebhookSubscription'), ...errorResponses([404, 422]) },
@@ -93,6 +96,7 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
       config: { auth },
       schema: {
         tags,
+        operationId: 'updateWebhookSubscription',
         summary: 'Update a webhook subscription',
         description:
           'Changes url, events or active (merge). Setting active to true switches a subscription back on, including ' +
@@ -113,6 +117,7 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
       config: { auth },
       schema: {
         tags,
+        operationId: 'deleteWebhookSubscription',
         summary: 'Delete a webhook subscription',
         description: 'Deletes the subscription and its delivery log; nothing more is sent to it.',
         params: IdParams,
@@ -131,6 +136,7 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
       config: { auth },
       schema: {
         tags,
+        operationId: 'rotateWebhookSecret',
         summary: 'Rotate the signing secret',
         description:
           'Answers the new `secret`, shown only this once. For 24 hours every delivery carries two signatures, one ' +
@@ -148,6 +154,7 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
       config: { auth },
       schema: {
         tags,
+        operationId: 'pingWebhookSubscription',
         summary: 'Send a test ping',
         description:
           'Sends a signed `ping` event to the subscription now (active or not) and answers what the endpoint ' +
@@ -165,6 +172,7 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
       config: { auth },
       schema: {
         tags,
+        operationId: 'listWebhookDeliveries',
         summary: 'List the deliveries of a subscription',
         description: 'Newest first, each with every attempt made: time, status code, duration, error and body excerpt.',
         params: IdParams,
@@ -187,6 +195,7 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
       config: { auth },
       schema: {
         tags,
+        operationId: 'redeliverWebhookDelivery',
         summary: 'Redeliver',
         description:
           'Queues the delivery again, due now, with a fresh retry schedule and the same `webhook-id`. 202: the worker ' +

@@ -125,22 +125,56 @@ const componentRefs = (schema: unknown): unknown =>
         )
       : schema;
 
+/** The component name of an event type's schema: application.status_changed -> ApplicationStatusChangedEvent. */
+export function webhookEventSchemaName(type: string): string {
+  return `${type
+    .split(/[._]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('')}Event`;
+}
+
+/** The JSON Schema of one event type's body: the envelope around the event's data. */
+function eventSchema(type: (typeof WEBHOOK_EVENT_TYPES)[number]): Record<string, unknown> {
+  const { sentWhen, dataNote, data } = WEBHOOK_EVENT_PAYLOADS[type];
+  return {
+    type: 'object',
+    title: type,
+    description: `The body of a \`${type}\` delivery, sent when ${sentWhen.replaceAll('`', '')}. \`data\`: ${dataNote}.`,
+    required: ['id', 'type', 'timestamp', 'companyId', 'data'],
+    properties: {
+      id: { type: 'string', format: 'uuid', description: 'The event id (also in webhook-id): deduplicate on it' },
+      type: { type: 'string', const: type },
+      timestamp: { type: 'string', format: 'date-time', description: 'When the event happened' },
+      companyId: { type: 'string', format: 'uuid' },
+      data: componentRefs(data),
+    },
+    additionalProperties: false,
+  };
+}
+
 /**
  * The OpenAPI 3.1 `webhooks` section: one entry per catalogued event, the request this service
- * sends (Standard Webhooks headers, the JSON envelope around the event's data).
+ * sends (Standard Webhooks headers, the JSON envelope around the event's data), and one component
+ * schema per event type (`schemas`, named by webhookEventSchemaName).
  */
-export function webhookEventsOpenApi(): Record<string, unknown> {
+export function webhookEventsOpenApi(): { webhooks: Record<string, unknown>; schemas: Record<string, unknown> } {
   const header = (name: string, description: string) => ({ in: 'header', name, required: true, description, schema: { type: 'string' } });
-  return Object.fromEntries(
+  const schemas = Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [webhookEventSchemaName(type), eventSchema(type)]));
+  const webhooks = Object.fromEntries(
     WEBHOOK_EVENT_TYPES.map((type) => {
-      const { sentWhen, data } = WEBHOOK_EVENT_PAYLOADS[type];
+      const { sentWhen } = WEBHOOK_EVENT_PAYLOADS[type];
       const summary = `Sent when ${sentWhen.replaceAll('`', '')}`;
+      const name = webhookEventSchemaName(type);
       return [
         type,
         {
           post: {
+            operationId: `on${name}`,
+            tags: ['Webhooks'],
             summary,
             description: `Sent to every active subscription listing \`${type}\`. Verify the signature before trusting the body (docs/webhooks.md).`,
+            // Not called with our credentials: the receiver checks the signature headers instead.
+            security: [],
             parameters: [
               header('webhook-id', 'The event id: the same on every retry and redelivery (deduplicate on it)'),
               header('webhook-timestamp', 'Unix seconds when this attempt was signed'),
@@ -148,26 +182,16 @@ export function webhookEventsOpenApi(): Record<string, unknown> {
             ],
             requestBody: {
               required: true,
-              content: {
-                'application/json': {
-                  schema: {
-                    type: 'object',
-                    required: ['id', 'type', 'timestamp', 'companyId', 'data'],
-                    properties: {
-                      id: { type: 'string', format: 'uuid' },
-                      type: { const: type },
-                      timestamp: { type: 'string', format: 'date-time' },
-                      companyId: { type: 'string', format: 'uuid' },
-                      data: componentRefs(data),
-                    },
-                  },
-                },
-              },
+              content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
             },
-            responses: { '2XX': { description: 'Received; any other answer (or none within 10 s) is retried' } },
+            responses: {
+              '200': { description: 'Received. Any 2xx counts; any other answer (or none within 10 s) is retried' },
+              '410': { description: 'Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent' },
+            },
           },
         },
       ];
     }),
   );
+  return { webhooks, schemas };
 }

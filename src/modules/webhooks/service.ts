@@ -1,7 +1,7 @@
 // Webhook subscriptions and their delivery log, for the company that owns them. Every lookup is by
 // (companyId, id), so another company's subscription answers 404 like one that does not exist.
 import { randomUUID } from 'node:crypto';
-import { limitOffset, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
+import { endPage, NEWEST_FIRST, startPage, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
@@ -218,8 +218,10 @@ export async function listSubscriptionsPage(
   companyId: string,
   page: PageRequest,
 ): Promise<Page<SubscriptionView>> {
-  const { rows, total } = await listSubscriptions(ctx.db, companyId, limitOffset(page));
-  return toPage(rows.map(toView), total, page);
+  const position = startPage(page, 'webhooks', NEWEST_FIRST, { companyId });
+  const { rows: fetched, total } = await listSubscriptions(ctx.db, companyId, position);
+  const { rows, ...cursors } = endPage(fetched, position, (row) => [row.createdAt, row.id]);
+  return toPage(rows.map(toView), total, position, cursors);
 }
 
 export async function getSubscription(ctx: ServiceContext, companyId: string, id: string): Promise<SubscriptionView> {
@@ -339,7 +341,9 @@ export async function listDeliveriesPage(
   page: PageRequest,
 ): Promise<Page<DeliveryView>> {
   await subscriptionOrNotFound(ctx, companyId, subscriptionId);
-  const { rows, total } = await listDeliveries(ctx.db, subscriptionId, filter, limitOffset(page));
+  const position = startPage(page, 'webhook-deliveries', NEWEST_FIRST, { companyId, subscriptionId, status: filter.status ?? null });
+  const { rows: fetched, total } = await listDeliveries(ctx.db, subscriptionId, filter, position);
+  const { rows, ...cursors } = endPage(fetched, position, (row) => [row.createdAt, row.id]);
   const attempts = await listAttempts(
     ctx.db,
     rows.map((row) => row.id),
@@ -347,7 +351,8 @@ export async function listDeliveriesPage(
   return toPage(
     rows.map((row) => toDeliveryView(row, attempts)),
     total,
-    page,
+    position,
+    cursors,
   );
 }
 

@@ -1,0 +1,176 @@
+// The SDK against the real server: a listening app on a real database, called over HTTP through
+// the package as other workspaces import it (@recruiting/sdk, through the workspace link).
+import { execFileSync } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRecruitingClient, RecruitingApiError, verifyWebhook, WebhookVerificationError, type Schemas } from '@recruiting/sdk';
+import { runWebhookWorkerOnce } from '../../src/modules/webhooks/delivery-worker.ts';
+import { createWebhookTransport, type WebhookTransport } from '../../src/modules/webhooks/transport.ts';
+import { buildTestApp, type Tenant, type TestApp } from '../../test/helpers/test-app.ts';
+import { startReceiver, type Receiver } from '../../test/webhooks/receiver.ts';
+
+let t: TestApp;
+let tenant: Tenant;
+let baseUrl: string;
+
+beforeAll(async () => {
+  t = await buildTestApp({ RATE_LIMIT_PER_MINUTE: '1000' });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  tenant = await t.tenant();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const client = () => createRecruitingClient({ baseUrl, apiKey: tenant.apiKey });
+
+const listingBody = (position: string) => ({ position, positionType: 'FULL_TIME' as const, workPlaceType: 'REMOTE' as const });
+
+async function activeListing(position = 'Backend engineer'): Promise<Schemas['JobListing']> {
+  const api = client();
+  const created = await api.POST('/public/v1/job-listings', { body: listingBody(position) });
+  expect(created.response.status).toBe(201);
+  const published = await api.POST('/public/v1/job-listings/{id}/publish', { params: { path: { id: created.data!.id } } });
+  expect(published.data?.status).toBe('ACTIVE');
+  return published.data!;
+}
+
+describe('the SDK against the real server', () => {
+  it('creates, publishes and lists job listings, typed', async () => {
+    const api = client();
+    const listing = await activeListing('Data engineer');
+    expect(listing.position.value).toBe('Data engineer');
+    const { data, response } = await api.GET('/public/v1/job-listings', { params: { query: { status: ['ACTIVE'] } } });
+    expect(response.status).toBe(200);
+    expect(data!.data.map((item) => item.id)).toContain(listing.id);
+  });
+
+  it('applies and moves an application; a stale move answers a typed 409', async () => {
+    const api = client();
+    const listing = await activeListing();
+    const applied = await api.POST('/public/v1/applications', {
+      body: { jobListingId: listing.id, candidate: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' } },
+    });
+    expect(applied.response.status).toBe(201);
+    const id = applied.data!.id;
+    const moved = await api.PATCH('/public/v1/applications/{id}/status', {
+      params: { path: { id } },
+      body: { status: 'IN_REVIEW', expectedStatus: 'ACTIVE' },
+    });
+    expect(moved.data?.status).toBe('IN_REVIEW');
+    const stale = await api.PATCH('/public/v1/applications/{id}/status', {
+      params: { path: { id } },
+      body: { status: 'INTERVIEW', expectedStatus: 'ACTIVE' },
+    });
+    expect(stale.response.status).toBe(409);
+    expect(stale.data).toBeUndefined();
+    // Typed as the error envelope: `error` is one of the documented codes.
+    const code: Schemas['ErrorEnvelope']['error'] | undefined = stale.error?.error;
+    expect(code).toBe('CONFLICT');
+  });
+
+  it('paginate() yields every item of every page exactly once', async () => {
+    const own = await t.tenant();
+    const api = createRecruitingClient({ baseUrl, apiKey: own.apiKey });
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const { data } = await api.POST('/public/v1/job-listings', { body: listingBody(`Role ${i}`) });
+      ids.push(data!.id);
+    }
+    const seen: string[] = [];
+    for await (const item of api.paginate('/public/v1/job-listings', { query: { size: 3 } })) seen.push(item.id);
+    expect(seen.length).toBe(7);
+    expect([...seen].sort()).toEqual([...ids].sort());
+  });
+
+  it('paginate() throws the API error', async () => {
+    const api = client();
+    const iterate = async () => {
+      for await (const _ of api.paginate('/public/v1/job-listings', { query: { size: 1000 } })) void _;
+    };
+    await expect(iterate()).rejects.toBeInstanceOf(RecruitingApiError);
+    await expect(iterate()).rejects.toMatchObject({ status: 422, body: { error: 'VALIDATION_ERROR' } });
+  });
+
+  it('retries a rate-limited POST after Retry-After with the same Idempotency-Key: created once', async () => {
+    const limited = await buildTestApp({ RATE_LIMIT_PER_MINUTE: '2' });
+    try {
+      const own = await limited.tenant();
+      await limited.app.listen({ port: 0, host: '127.0.0.1' });
+      const url = `http://127.0.0.1:${(limited.app.server.address() as AddressInfo).port}`;
+      const sent: Array<{ status: number; key: string | null }> = [];
+      const waits: number[] = [];
+      const api = createRecruitingClient({
+        baseUrl: url,
+        apiKey: own.apiKey,
+        fetch: async (request) => {
+          const response = await fetch(request);
+          sent.push({ status: response.status, key: request.headers.get('idempotency-key') });
+          return response;
+        },
+        // The limit's window is the app's clock: waiting moves it on.
+        retry: { sleep: async (ms) => { waits.push(ms); limited.clock.advance(ms); } },
+      });
+      await api.GET('/public/v1/job-listings');
+      await api.GET('/public/v1/job-listings');
+      const created = await api.POST('/public/v1/job-listings', { body: listingBody('Retried') });
+      expect(created.response.status).toBe(201);
+      const posts = sent.slice(2);
+      expect(posts.map((s) => s.status)).toEqual([429, 201]);
+      expect(posts[0].key).toBeTruthy();
+      expect(posts[1].key).toBe(posts[0].key);
+      expect(waits).toHaveLength(1);
+      expect(waits[0]).toBeGreaterThan(0);
+      expect(waits[0]).toBeLessThanOrEqual(60_000);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('webhook verification with the SDK', () => {
+  let receiver: Receiver;
+  let transport: WebhookTransport;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    transport = createWebhookTransport({ allowLocal: true });
+  });
+  afterAll(async () => {
+    await transport.close();
+    await receiver.close();
+  });
+
+  it('verifies a real delivery and types its event; a tampered body is refused', async () => {
+    const own = await t.tenant();
+    const api = createRecruitingClient({ baseUrl, apiKey: own.apiKey });
+    const subscription = await api.POST('/public/v1/webhooks', {
+      body: { url: `${receiver.origin}/sdk-hook`, events: ['job_listing.created'] },
+    });
+    expect(subscription.response.status).toBe(201);
+    const secret = subscription.data!.secret;
+    const created = await api.POST('/public/v1/job-listings', { body: listingBody('Hooked') });
+    const silent = { debug() {}, info() {}, warn() {}, error() {} };
+    await runWebhookWorkerOnce({
+      db: t.ctx.db, clock: t.clock, secrets: t.ctx.secrets, transport, log: silent, leaseMs: 60_000, concurrency: 10, random: () => 0.5,
+    });
+    await receiver.waitForRequests(1);
+    const delivery = receiver.requests.find((r) => r.path === '/sdk-hook')!;
+    const event = verifyWebhook(secret, delivery.body, delivery.headers);
+    expect(event.type).toBe('job_listing.created');
+    if (event.type === 'job_listing.created') expect(event.data.id).toBe(created.data!.id);
+    expect(() => verifyWebhook(secret, delivery.body.replace('Hooked', 'Hacked'), delivery.headers)).toThrow(WebhookVerificationError);
+  });
+});
+
+describe('the package as other workspaces load it', () => {
+  it("runs under Node's own type stripping through the workspace link", () => {
+    const out = execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', "import { createRecruitingClient } from '@recruiting/sdk'; console.log(typeof createRecruitingClient({ baseUrl: 'http://127.0.0.1:1' }).paginate)"],
+      { cwd: join(import.meta.dirname, '..', '..'), encoding: 'utf8' },
+    );
+    expect(out.trim()).toBe('function');
+  });
+});

@@ -1,0 +1,47 @@
+// The cross-cutting plugins declare what they must follow (src/http/plugins.ts): Fastify itself
+// refuses a wrong order, so it cannot drift silently.
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { authFailureLimitPlugin, authPlugin, errorHandlingPlugin, idempotencyPlugin, rateLimitPlugin } from '../../src/http/plugins.ts';
+import { MemoryRateLimitStore } from '../../src/http/rate-limit-store.ts';
+import { systemClock } from '../../src/shared/clock.ts';
+import type { ServiceContext } from '../../src/shared/context.ts';
+
+// Registration never touches the services: a context with nothing behind it is enough here.
+const ctx = {} as ServiceContext;
+const limits = { store: new MemoryRateLimitStore(), clock: systemClock };
+
+describe('cross-cutting plugin order', () => {
+  it('refuses the rate limit before authentication', async () => {
+    const app = Fastify();
+    app.register(rateLimitPlugin, { ...limits, limitPerMinute: 10 });
+    app.register(authPlugin, { ctx });
+    await expect(app.ready()).rejects.toMatchObject({ code: 'FST_ERR_PLUGIN_DEPENDENCY_NOT_REGISTERED', message: expect.stringMatching(/'auth'.*'rate-limit'/) });
+  });
+
+  it('refuses the failure limit before the per-key limit', async () => {
+    const app = Fastify();
+    app.register(authPlugin, { ctx });
+    app.register(authFailureLimitPlugin, { ...limits, failuresPerMinute: 10 });
+    app.register(rateLimitPlugin, { ...limits, limitPerMinute: 10 });
+    await expect(app.ready()).rejects.toMatchObject({ code: 'FST_ERR_PLUGIN_DEPENDENCY_NOT_REGISTERED' });
+  });
+
+  it('refuses idempotency before authentication (the principal it reads is not there yet)', async () => {
+    const app = Fastify();
+    app.register(idempotencyPlugin, { ctx, leaseMs: 60_000 });
+    app.register(authPlugin, { ctx });
+    await expect(app.ready()).rejects.toMatchObject({ code: 'FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE', message: expect.stringContaining("'principal'") });
+  });
+
+  it('accepts the order buildApp uses', async () => {
+    const app = Fastify();
+    app.register(errorHandlingPlugin);
+    app.register(authPlugin, { ctx });
+    app.register(rateLimitPlugin, { ...limits, limitPerMinute: 10 });
+    app.register(authFailureLimitPlugin, { ...limits, failuresPerMinute: 10 });
+    app.register(idempotencyPlugin, { ctx, leaseMs: 60_000 });
+    await expect(app.ready()).resolves.toBeDefined();
+    await app.close();
+  });
+});
