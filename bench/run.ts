@@ -349,17 +349,22 @@ async function measureWebhooks(api: string, companyId: string, key: string): Pro
       body: JSON.stringify({ url: `http://127.0.0.1:${PORTS.receiver}/hook`, events: ['application.status_changed'] }),
     });
     if (created.status !== 201) throw new Error(`webhook subscription: ${created.status} ${await created.text()}`);
-    const ids = await withPg(benchUrl, async (client) =>
-      (await client.query('select id from applications where company_id = $1 order by id limit 200', [companyId])).rows.map(
-        (row: { id: string }) => row.id,
+    // Each move must change the stage (a same-stage PATCH emits nothing): start from the stages now.
+    const stages = new Map(
+      await withPg(benchUrl, async (client) =>
+        (await client.query('select id, status from applications where company_id = $1 order by id limit 200', [companyId])).rows.map(
+          (row: { id: string; status: string }) => [row.id, row.status] as const,
+        ),
       ),
     );
+    const ids = [...stages.keys()];
     // End to end: from the status change answered to the signed POST received.
     const rounds = quick ? 40 : 200;
     const samples: number[] = [];
     for (let i = 0; i < rounds; i++) {
       const id = ids[i % ids.length];
-      const status = i % 2 === 0 ? 'IN_REVIEW' : 'INTERVIEW';
+      const status = stages.get(id) === 'IN_REVIEW' ? 'INTERVIEW' : 'IN_REVIEW';
+      stages.set(id, status);
       const delivered = new Promise<void>((resolve) => {
         waiter = (body) => {
           if (body.includes(id)) resolve();
