@@ -15,6 +15,7 @@ import {
   accessLogPlugin,
   authFailureLimitPlugin,
   authPlugin,
+  deprecationPlugin,
   errorHandlingPlugin,
   httpsOnlyPlugin,
   idempotencyPlugin,
@@ -35,6 +36,7 @@ import { applicationRoutes, applicationSchemas } from './modules/applications/ro
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { eventRoutes, eventSchemas } from './modules/events/routes.ts';
+import { privacyRoutes, privacySchemas } from './modules/privacy/routes.ts';
 import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas.ts';
 import { webhookBacklog } from './modules/webhooks/service.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -45,6 +47,9 @@ import { oauthRoutes, type Identity } from './modules/oauth/routes.ts';
 import { socialRoutes, socialSignInMethods } from './modules/social/routes.ts';
 import { memberRoutes } from './modules/users/routes.ts';
 import { memberSchemas } from './modules/users/schemas.ts';
+import { companyRoutes } from './modules/companies/routes.ts';
+import { companySchemas } from './modules/companies/schemas.ts';
+import { registerDashboard } from './http/dashboard.ts';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -55,11 +60,13 @@ const SHARED_SCHEMAS = [
   ...jobListingSchemas,
   ...candidateSchemas,
   ...eventSchemas,
+  ...privacySchemas,
   ...applicationSchemas,
   ...analyticsSchemas,
   ...webhookSchemas,
   ...apiKeySchemas,
   ...memberSchemas,
+  ...companySchemas,
 ];
 
 export async function buildApp(deps: Deps): Promise<AppInstance> {
@@ -119,6 +126,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(securityHeadersPlugin, { https: deps.config.mode === 'production' || Boolean(deps.config.tls) });
   await app.register(jsonBodyPlugin);
   await app.register(errorHandlingPlugin);
+  await app.register(deprecationPlugin);
   await app.register(paginationPlugin);
   if (deps.config.mode === 'production') await app.register(httpsOnlyPlugin);
   await app.register(authPlugin, { ctx });
@@ -136,6 +144,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(analyticsRoutes);
   await app.register(webhookRoutes);
   await app.register(eventRoutes);
+  await app.register(privacyRoutes);
   await app.register(apiKeyRoutes);
 
   // The authorization server under /oauth2 and its sign-in pages. Keys come from the settings or
@@ -153,6 +162,9 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   identity.signInMethods.push(...socialSignInMethods(socialConnectors));
   await socialRoutes(app, { provider: identity.provider, connectors: socialConnectors, config: deps.config });
   await app.register(memberRoutes);
+  await app.register(companyRoutes);
+  // The company dashboard (static files built from dashboard/) at /dashboard; / leads there.
+  await registerDashboard(app);
 
   return app;
 }

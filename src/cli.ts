@@ -55,6 +55,16 @@ function requiredId(values: Values, name: string): string {
   return value;
 }
 
+function integerOption(values: Values, name: string, fallback: number, min: number, max: number): number {
+  const value = optional(values, name);
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number < min || number > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return number;
+}
+
 /** Builds the process's dependencies as the server does (migrating the database if needed), runs fn, closes them. */
 async function withDeps<T>(config: Config, fn: (deps: Deps) => Promise<T>): Promise<T> {
   const { buildDeps } = await import('./deps.ts');
@@ -79,6 +89,18 @@ const commands: Record<string, Command> = {
       const input = { name: required(values, 'name'), defaultLanguage: optional(values, 'default-language') };
       const { createCompany } = await import('./modules/companies/service.ts');
       return withServices(config, (ctx) => createCompany(ctx, input));
+    },
+  },
+
+  'company list': {
+    usage: '[--page N] [--size N]',
+    summary: 'List the companies (tenants), newest first: { data, pagination } (page from 0, size 1 to 1000, default 100).',
+    options: { page: { type: 'string' }, size: { type: 'string' } },
+    async run(values, config) {
+      const page = integerOption(values, 'page', 0, 0, 1_000_000);
+      const size = integerOption(values, 'size', 100, 1, 1000);
+      const { listCompanies } = await import('./modules/companies/service.ts');
+      return withServices(config, (ctx) => listCompanies(ctx, { page, size }));
     },
   },
 
@@ -390,6 +412,17 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return argv.length === 0 ? 2 : 0;
   }
   const found = findCommand(argv);
+  const group = Object.keys(commands).filter((name) => name.startsWith(`${argv[0]} `));
+  if (!found && group.length > 0 && (argv.length === 1 || argv[1] === '--help' || argv[1] === '-h')) {
+    // `company --help`: the commands of the group. Without --help a subcommand is missing (exit 2).
+    const text = `${group.map((name) => `  ${usageLine(name)}\n      ${commands[name].summary}`).join('\n')}\n`;
+    if (argv.length === 1) {
+      io.stderr(`Error: "${argv[0]}" needs a command:\n${text}`);
+      return 2;
+    }
+    io.stdout(text);
+    return 0;
+  }
   if (!found) {
     io.stderr(`Error: unknown command "${argv.slice(0, 2).join(' ')}"\n\n${helpText()}`);
     return 2;
@@ -439,10 +472,26 @@ function report(error: unknown, name: string, io: CliIo): number {
   return 1;
 }
 
+/**
+ * A stream whose reader went away (`npm run -s cli -- company list | head -1`): further output is
+ * dropped instead of an EPIPE error event killing the process with a stack trace; the command
+ * still finishes (a write it started is not cut off half-way) and exits with its own code.
+ */
+function quietWhenClosed(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') closed = true;
+    else throw error;
+  });
+  return (text) => {
+    if (!closed) stream.write(text);
+  };
+}
+
 if (import.meta.main) {
   process.exitCode = await runCli(process.argv.slice(2), {
     env: process.env,
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    stdout: quietWhenClosed(process.stdout),
+    stderr: quietWhenClosed(process.stderr),
   });
 }

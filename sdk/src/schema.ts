@@ -122,7 +122,7 @@ export interface paths {
         head?: never;
         /**
          * Update a job listing (merge)
-         * @description Partial update: fields left out keep their value, `null` clears a field, `address` merges part by part, arrays (skills, benefits, hiringProcessSteps, jobListingTags, jobListingRequirements) replace the whole list. Texts are in the listing's source language; changing one retires its translations. Allowed in every status but ARCHIVED (409). Validation as on create.
+         * @description Partial update: fields left out keep their value, `null` clears a field, `address` merges part by part, arrays (skills, benefits, hiringProcessSteps, jobListingTags, jobListingRequirements) replace the whole list. Texts are in the listing's source language; changing one retires its translations. Allowed in every status but ARCHIVED (409). Validation as on create. Optimistic concurrency: send the `ETag` of your last read as `If-Match` and the update happens only if nobody changed the listing since (else 412 PRECONDITION_FAILED); the answer carries the new ETag.
          *
          *     Requires scope `jobs:write`.
          */
@@ -263,7 +263,13 @@ export interface paths {
         get: operations["getCandidate"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Erase a candidate (personal data request)
+         * @description Erases the person, in one transaction: their name, e-mail, phone, headline, location, skills and links; the cover letters and stage-move reasons of their applications; and every copy kept in stored events, webhook delivery logs (bodies sent and answers received) and stored idempotent answers. Their applications stay, anonymized, so pipeline statistics keep their counts. Emits `candidate.erased` with ids only. Answers 204; the candidate answers 404 from then on (a second erasure too).
+         *
+         *     Requires scope `candidates:write`.
+         */
+        delete: operations["eraseCandidate"];
         options?: never;
         head?: never;
         patch?: never;
@@ -424,7 +430,7 @@ export interface paths {
          * Create a webhook subscription
          * @description Answers the subscription with its signing `secret`, shown only this once. A company has at most 100 subscriptions (active or not): the next create answers 422 VALIDATION_ERROR; delete one first, or list several events in one subscription.
          *
-         *     Events: `application.created`, `application.status_changed`, `candidate.created`, `job_listing.created`, `job_listing.updated`, `job_listing.published`, `job_listing.closed`, `job_listing.archived`, `job_listing.deleted`, `ping`.
+         *     Events: `application.created`, `application.status_changed`, `candidate.created`, `candidate.erased`, `job_listing.created`, `job_listing.updated`, `job_listing.published`, `job_listing.closed`, `job_listing.archived`, `job_listing.deleted`, `ping`.
          *
          *     Each event is POSTed as JSON `{ id, type, timestamp, companyId, data }` and signed the
          *     [Standard Webhooks](https://www.standardwebhooks.com) way: headers `webhook-id` (the event id, the same on every
@@ -576,6 +582,28 @@ export interface paths {
          *     Any valid API key.
          */
         get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/candidates/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a candidate's data (personal data request)
+         * @description Everything the service stores about the person, as one JSON document: the candidate, their applications with cover letters and full stage history, the stored events that name them, and the webhook deliveries that carried those events.
+         *
+         *     Requires scope `candidates:read`.
+         */
+        get: operations["exportCandidate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -737,6 +765,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/settings/company": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the company's settings
+         * @description A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted.
+         */
+        get: operations["getCompanySettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the company's settings
+         * @description Name, default language (BCP 47) and whether listings need review. Turning review on sends listings published from then on to UNDER_REVIEW; turning it off leaves listings already waiting there until an ADMIN approves or rejects them.
+         *
+         *     A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted. Only a company ADMIN may call it (403 otherwise).
+         */
+        patch: operations["updateCompanySettings"];
+        trace?: never;
+    };
+    "/settings/job-listings/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a listing waiting for review
+         * @description UNDER_REVIEW -> ACTIVE (published). Any other status: 409. A listing whose jobListingEndDate has passed: 422. No body.
+         *
+         *     A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted. Only a company ADMIN may call it (403 otherwise).
+         */
+        post: operations["approveJobListing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/job-listings/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a listing waiting for review
+         * @description UNDER_REVIEW -> DRAFT, with the reason shown in rejectionReason until the listing is published again. Any other status: 409.
+         *
+         *     A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted. Only a company ADMIN may call it (403 otherwise).
+         */
+        post: operations["rejectJobListing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "application.created": {
@@ -793,6 +891,26 @@ export interface webhooks {
          * @description Sent to every active subscription listing `candidate.created`. Verify the signature before trusting the body (docs/webhooks.md).
          */
         post: operations["onCandidateCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "candidate.erased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent when a candidate is erased on request (DELETE /candidates/{id}): their personal data is gone from the service, stored events and delivery logs included; delete your copy too
+         * @description Sent to every active subscription listing `candidate.erased`. Verify the signature before trusting the body (docs/webhooks.md).
+         */
+        post: operations["onCandidateErasedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -950,7 +1068,7 @@ export interface components {
              * @description Error code: what went wrong, for programs (the message is for people)
              * @enum {string}
              */
-            error: "NOT_FOUND" | "CONFLICT" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "BAD_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "WEBHOOK_UNREACHABLE" | "SIGN_IN_EXPIRED" | "EMAIL_NOT_VERIFIED" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            error: "NOT_FOUND" | "CONFLICT" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "BAD_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "WEBHOOK_UNREACHABLE" | "SIGN_IN_EXPIRED" | "EMAIL_NOT_VERIFIED" | "PRECONDITION_FAILED" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
             /** @description Readable reason */
             message: string;
             /** Format: date-time */
@@ -1339,6 +1457,60 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description Everything the service stores about one candidate */
+        CandidateExport: {
+            /** Format: date-time */
+            exportedAt: string;
+            candidate: components["schemas"]["Candidate"];
+            /** @description The candidate's applications to the company's listings, with their texts and history */
+            applications: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                jobListingId: string;
+                /** @description Pipeline stage */
+                status: string;
+                source: string;
+                coverLetter: string | null;
+                /** Format: date-time */
+                appliedAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** @description Every stage entered, oldest first */
+                history: {
+                    fromStatus: string | null;
+                    toStatus: string;
+                    reason: string | null;
+                    /** Format: date-time */
+                    changedAt: string;
+                }[];
+            }[];
+            /** @description Stored events that name the candidate or their applications (as delivered to webhooks) */
+            events: {
+                /** Format: uuid */
+                id: string;
+                type: string;
+                /** Format: date-time */
+                timestamp: string;
+                data: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /** @description Webhook deliveries that carried such an event (their body is the event above) */
+            webhookDeliveries: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                subscriptionId: string;
+                /** Format: uuid */
+                eventId: string;
+                eventType: string;
+                status: string;
+                attemptCount: number;
+                /** Format: date-time */
+                createdAt: string;
+            }[];
+        };
         ApplicationSummary: {
             /** Format: uuid */
             id: string;
@@ -1618,6 +1790,20 @@ export interface components {
              */
             expiresAt: string;
         };
+        /** @description The company's settings. */
+        CompanySettings: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description BCP 47 tag; the source language of new listings unless they name one */
+            defaultLanguage: string;
+            /** @description When true, publishing a listing sends it to UNDER_REVIEW until an ADMIN approves or rejects it */
+            requiresListingReview: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         /**
          * application.created
          * @description The body of a `application.created` delivery, sent when an application is created (submitted through the API or the dashboard). `data`: `{ application }`.
@@ -1690,6 +1876,32 @@ export interface components {
             companyId: string;
             data: {
                 candidate: components["schemas"]["Candidate"];
+            };
+        };
+        /**
+         * candidate.erased
+         * @description The body of a `candidate.erased` delivery, sent when a candidate is erased on request (DELETE /candidates/{id}): their personal data is gone from the service, stored events and delivery logs included; delete your copy too. `data`: `{ candidateId, applicationIds }` (ids only, no personal data).
+         */
+        CandidateErasedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "candidate.erased";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: {
+                /** Format: uuid */
+                candidateId: string;
+                /** @description Their applications, kept anonymized */
+                applicationIds: string[];
             };
         };
         /**
@@ -3063,6 +3275,8 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    /** @description Version of this representation (the listing in this language): send it as If-Match on PATCH */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["XRequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -3701,6 +3915,8 @@ export interface operations {
             header?: {
                 /** @description Languages wanted, e.g. `de-CH, de;q=0.9, en;q=0.5`; see the language rules. */
                 "accept-language"?: string;
+                /** @description The ETag of the listing as last read (GET, in the same Accept-Language): the update happens only if the listing is still in that version, else 412. `*` matches any version. */
+                "if-match"?: string;
             };
             path: {
                 /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
@@ -3797,6 +4013,8 @@ export interface operations {
                 headers: {
                     /** @description The language of the texts in the response */
                     "Content-Language"?: string;
+                    /** @description Version of this representation (the listing in this language): send it as If-Match on PATCH */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["XRequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -4044,6 +4262,27 @@ export interface operations {
                      *       "status": 409,
                      *       "error": "CONFLICT",
                      *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description If-Match does not match the current ETag of the resource: it changed since it was read */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 412,
+                     *       "error": "PRECONDITION_FAILED",
+                     *       "message": "If-Match does not match the current ETag of the resource: it changed since it was read",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
                      *     }
@@ -6238,6 +6477,8 @@ export interface operations {
             /** @description The full candidate profile */
             200: {
                 headers: {
+                    /** @description Version of this representation (changes whenever the answer would) */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["XRequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -6375,6 +6616,269 @@ export interface operations {
                      *       "status": 414,
                      *       "error": "URI_TOO_LONG",
                      *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    eraseCandidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Erased */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
                      *     }
@@ -7475,6 +7979,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Version of this representation (changes whenever the answer would) */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["XRequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9015,7 +9521,7 @@ export interface operations {
                     /** @description Where events are POSTed. Must be https, and its host must resolve to a public internet address: private, loopback, link-local and reserved addresses are refused here and again when connecting. */
                     url: string;
                     /** @description Event names to receive (duplicates are ignored) */
-                    events: ("application.created" | "application.status_changed" | "candidate.created" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "ping")[];
+                    events: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "ping")[];
                 };
             };
         };
@@ -9291,6 +9797,8 @@ export interface operations {
             /** @description A webhook subscription. The signing secret is never shown here. */
             200: {
                 headers: {
+                    /** @description Version of this representation (changes whenever the answer would) */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["XRequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9801,7 +10309,7 @@ export interface operations {
                     /** @description Where events are POSTed. Must be https, and its host must resolve to a public internet address: private, loopback, link-local and reserved addresses are refused here and again when connecting. */
                     url?: string;
                     /** @description Event names to receive (duplicates are ignored) */
-                    events?: ("application.created" | "application.status_changed" | "candidate.created" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "ping")[];
+                    events?: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "ping")[];
                     /** @description false pauses delivery; true resumes it (and retries what is still pending) */
                     active?: boolean;
                 };
@@ -11337,7 +11845,7 @@ export interface operations {
                 /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
                 cursor?: string;
                 /** @description Only these event types (repeat the parameter for several); default: every type the key may read */
-                type?: ("application.created" | "application.status_changed" | "candidate.created" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted")[];
+                type?: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted")[];
                 /** @description Only events that happened at or after this time */
                 since?: string;
             };
@@ -11525,6 +12033,290 @@ export interface operations {
                      *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/events"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportCandidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Everything the service stores about one candidate */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "exportedAt": "2026-03-02T09:30:00.000Z",
+                     *       "candidate": {
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "firstName": "Ada",
+                     *         "lastName": "Lovelace",
+                     *         "headline": "Analytical engine programmer",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "+44 20 7946 0958",
+                     *         "location": "London, GB",
+                     *         "skills": [
+                     *           "Example text"
+                     *         ],
+                     *         "links": [
+                     *           "Example text"
+                     *         ],
+                     *         "source": "Example text",
+                     *         "createdAt": "2026-03-02T09:30:00.000Z",
+                     *         "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *       },
+                     *       "applications": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "status": "Example text",
+                     *           "source": "Example text",
+                     *           "coverLetter": "Example text",
+                     *           "appliedAt": "2026-03-02T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *           "history": [
+                     *             {
+                     *               "fromStatus": "Example text",
+                     *               "toStatus": "Example text",
+                     *               "reason": "Strong API background",
+                     *               "changedAt": "2026-03-02T09:30:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "events": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "type": "job_listing.published",
+                     *           "timestamp": "2026-03-02T09:30:00.000Z",
+                     *           "data": {}
+                     *         }
+                     *       ],
+                     *       "webhookDeliveries": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "subscriptionId": "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
+                     *           "eventId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *           "eventType": "Example text",
+                     *           "status": "Example text",
+                     *           "attemptCount": 1,
+                     *           "createdAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CandidateExport"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -13781,6 +14573,1311 @@ export interface operations {
             };
         };
     };
+    getCompanySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company's settings. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "name": "Engineering",
+                     *       "defaultLanguage": "Example text",
+                     *       "requiresListingReview": true,
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanySettings"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateCompanySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Nordlicht Software GmbH",
+                 *       "defaultLanguage": "de",
+                 *       "requiresListingReview": true
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** @description BCP 47 tag, e.g. en or de-CH */
+                    defaultLanguage?: string;
+                    requiresListingReview?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The company's settings. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "name": "Engineering",
+                     *       "defaultLanguage": "Example text",
+                     *       "requiresListingReview": true,
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanySettings"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    approveJobListing: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body replay the first answer for 24 hours. While the first request runs, 409; if it died without answering, a retry after the lease (60 s by default) runs it. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A job listing, with its texts in the language of the response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JobListing"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rejectJobListing: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body replay the first answer for 24 hours. While the first request runs, 409; if it died without answering, a retry after the lease (60 s by default) runs it. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Please add the salary range and the team size before this goes live."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Shown on the listing (rejectionReason) until it is published again */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A job listing, with its texts in the language of the response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                     *       "status": "DRAFT",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "referenceNumber": "ENG-2026-014",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingTags": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "tagId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "rejectionReason": "Example text",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "closedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JobListing"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     onApplicationCreatedEvent: {
         parameters: {
             query?: never;
@@ -13957,6 +16054,56 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["CandidateCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCandidateErasedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "candidate.erased",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                 *         "applicationIds": [
+                 *           "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CandidateErasedEvent"];
             };
         };
         responses: {

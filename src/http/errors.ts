@@ -16,6 +16,7 @@ const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
   405: 'METHOD_NOT_ALLOWED',
   406: 'NOT_ACCEPTABLE',
   409: 'CONFLICT',
+  412: 'PRECONDITION_FAILED',
   413: 'PAYLOAD_TOO_LARGE',
   414: 'URI_TOO_LONG',
   415: 'UNSUPPORTED_MEDIA_TYPE',
@@ -40,6 +41,8 @@ export const STATUS_BY_ERROR_CODE: Record<ErrorCode, number> = {
   SIGN_IN_EXPIRED: 400,
   // The identity provider did not vouch for the e-mail address.
   EMAIL_NOT_VERIFIED: 403,
+  // If-Match named another version of the resource than the current one.
+  PRECONDITION_FAILED: 412,
 };
 
 /** `notFound`: answers first when a request matches no route (405 on a known path); undefined to fall through to 404. */

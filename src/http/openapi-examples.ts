@@ -23,7 +23,7 @@ export function pathParameterExample(path: string, name: string): string | undef
   if (name === 'deliveryId') return EXAMPLE_IDS.delivery;
   if (name === 'userId') return EXAMPLE_IDS.user;
   if (name !== 'id') return undefined;
-  if (path.startsWith('/public/v1/job-listings')) return EXAMPLE_IDS.jobListing;
+  if (path.startsWith('/public/v1/job-listings') || path.startsWith('/settings/job-listings')) return EXAMPLE_IDS.jobListing;
   if (path.startsWith('/public/v1/applications')) return EXAMPLE_IDS.application;
   if (path.startsWith('/public/v1/candidates')) return EXAMPLE_IDS.candidate;
   if (path.startsWith('/public/v1/webhooks')) return EXAMPLE_IDS.webhook;
@@ -107,6 +107,8 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   updateWebhookSubscription: { events: ['application.created', 'job_listing.published'], active: true },
   createApiKey: { label: 'ATS sync', scopes: ['jobs:read', 'applications:read'] },
   updateApiKey: { label: 'ATS sync (production)' },
+  updateCompanySettings: { name: 'Nordlicht Software GmbH', defaultLanguage: 'de', requiresListingReview: true },
+  rejectJobListing: { reason: 'Please add the salary range and the team size before this goes live.' },
   createInvitation: { email: 'linus.recruiter@example.com', role: 'MEMBER' },
 };
 

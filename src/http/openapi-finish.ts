@@ -27,6 +27,14 @@ export const RESPONSE_HEADERS: Record<string, Json> = {
     description: 'Seconds to wait before trying again',
     schema: { type: 'string' },
   },
+  Deprecation: {
+    description: 'The operation is deprecated: `@<unix seconds>`, when it was (RFC 9745). See docs/versioning.md',
+    schema: { type: 'string' },
+  },
+  Sunset: {
+    description: 'When the deprecated operation may stop answering, an HTTP date (RFC 8594)',
+    schema: { type: 'string' },
+  },
   IdempotentReplayed: {
     description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key (nothing ran again)',
     schema: { type: 'string', enum: ['true'] },
@@ -77,7 +85,9 @@ function errorExample(status: number, path: string, code: string | undefined): J
 export function finishDocument<T extends object>(document: T, extra: { schemas?: Record<string, unknown> } = {}): T {
   const doc = document as Json;
   const components = (doc.components ??= {}) as Json;
-  components.headers = { ...(components.headers as Json | undefined), ...RESPONSE_HEADERS };
+  // Only the headers some response names (a component nothing uses is a lint warning).
+  const { Deprecation, Sunset, ...always } = RESPONSE_HEADERS;
+  components.headers = { ...(components.headers as Json | undefined), ...always };
   const schemas = (components.schemas = { ...(components.schemas as Json | undefined), ...extra.schemas }) as Record<string, Json>;
 
   for (const { path, operation } of operations(doc)) {
@@ -109,6 +119,11 @@ export function finishDocument<T extends object>(document: T, extra: { schemas?:
       }
       if (status === 429 || status === 503) headers['Retry-After'] = ref('RetryAfter');
       if (idempotent && status < 500) headers['Idempotent-Replayed'] = ref('IdempotentReplayed');
+      if (operation.deprecated) {
+        Object.assign(components.headers as Json, { Deprecation, Sunset });
+        headers.Deprecation = ref('Deprecation');
+        headers.Sunset = ref('Sunset');
+      }
       const media = (response.content as Record<string, Json> | undefined)?.['application/json'];
       if (!media || media.example !== undefined) continue;
       const schema = media.schema as Json | undefined;

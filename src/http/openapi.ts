@@ -41,6 +41,8 @@ export const TAGS = [
   { name: 'Analytics', description: 'Hiring funnel and time-to-hire figures of the company.' },
   { name: 'Webhooks', description: 'Subscriptions that receive events as signed HTTP POSTs (Standard Webhooks), their deliveries, retries and redelivery. The events themselves are in the `webhooks` section.' },
   { name: 'Events', description: "The company's events as a feed (cursor, type and since filters), kept at least 30 days, deletions included: how a receiver that was down catches up." },
+  { name: 'Company', description: "The company's own settings: name, default language, and whether listings need review (a signed-in user's dashboard token only)." },
+  { name: 'Listing review', description: "Approve or reject listings waiting for review (UNDER_REVIEW), by a company ADMIN (a signed-in user's dashboard token only)." },
   { name: 'API keys', description: "The company's API keys (a signed-in user's dashboard token only)." },
   { name: 'Members', description: "The company's members and invitations (a signed-in user's dashboard token only)." },
 ];
@@ -54,6 +56,27 @@ export const API_INFO = {
   contact: { name: 'Recruiting API support', email: 'api-support@recruiting.example', url: 'https://recruiting.example/support' },
   license: { name: 'Proprietary', url: 'https://recruiting.example/terms' },
 };
+
+/**
+ * The reference page at /docs works offline: its script comes from this server (never a CDN), no
+ * web fonts are fetched (the system font stack instead of Inter from fonts.scalar.com), and the
+ * buttons and features that need Scalar's cloud (the hosted API client, the AI agent, MCP, the
+ * request proxy, telemetry, developer tools) are off; "Test request" calls this server directly.
+ * The page's Content-Security-Policy (security-headers.ts) allows only this origin besides.
+ */
+export const DOCS_CONFIGURATION = (baseUrl: string) => ({
+  url: '/openapi.json',
+  title: 'Recruiting Public API',
+  withDefaultFonts: false,
+  hideClientButton: true,
+  showDeveloperTools: 'never' as const,
+  telemetry: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  documentDownloadType: 'json' as const,
+  baseServerURL: baseUrl,
+  externalUrls: { dashboardUrl: baseUrl, registryUrl: baseUrl, proxyUrl: baseUrl, apiBaseUrl: baseUrl },
+});
 
 /** `events`: the OpenAPI 3.1 `webhooks` section and its event schemas (from the webhooks module). */
 export async function registerOpenApi(
@@ -115,7 +138,7 @@ export async function registerOpenApi(
 
   await app.register(apiReference, {
     routePrefix: '/docs',
-    configuration: { url: '/openapi.json', title: 'Recruiting Public API' },
+    configuration: DOCS_CONFIGURATION(config.baseUrl),
     logLevel: 'warn',
   });
 }

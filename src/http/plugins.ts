@@ -17,6 +17,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import type { Metrics } from '../shared/metrics.ts';
 import { registerAccessLog } from './access-log.ts';
 import { registerAuth } from './auth.ts';
+import { registerDeprecation } from './deprecation.ts';
 import { registerErrorHandling } from './errors.ts';
 import { registerHttpsOnly } from './https.ts';
 import { registerIdempotency } from './idempotency.ts';
@@ -54,6 +55,8 @@ export const errorHandlingPlugin = fp(
   },
   { name: 'error-handling', fastify: FASTIFY },
 );
+
+export const deprecationPlugin = fp(async (app: FastifyInstance) => registerDeprecation(app), { name: 'deprecation', fastify: FASTIFY });
 
 export const paginationPlugin = fp(async (app: FastifyInstance) => registerPagination(app), {
   name: 'pagination',
@@ -112,6 +115,6 @@ export const openApiPlugin = fp(
     name: 'openapi',
     fastify: FASTIFY,
     // The document shows what these add to every route (security, headers, error answers).
-    dependencies: ['error-handling', 'auth', 'rate-limit', 'auth-failure-limit', 'idempotency'],
+    dependencies: ['error-handling', 'auth', 'rate-limit', 'auth-failure-limit', 'idempotency', 'deprecation'],
   },
 );

@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'WEBHOOK_UNREACHABLE',
   'SIGN_IN_EXPIRED',
   'EMAIL_NOT_VERIFIED',
+  'PRECONDITION_FAILED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -107,16 +107,18 @@ describe('error envelope', () => {
     }
   });
 
-  it('answers an unknown route or method with the 404 envelope, before any key check', async () => {
+  it('answers an unknown route with the 404 envelope and a known path with another method with 405, before any key check', async () => {
     for (const [method, url] of [
       ['GET', '/public/v1/no-such-thing?page=2'],
-      ['DELETE', '/public/v1/enums'],
       ['GET', '/nowhere'],
     ] as const) {
       const res = await t.app.inject({ method, url });
       expect(res.statusCode, url).toBe(404);
       expectErrorEnvelope(res, 404, 'NOT_FOUND', url.split('?')[0]);
     }
+    const wrongMethod = await t.app.inject({ method: 'DELETE', url: '/public/v1/enums' });
+    expectErrorEnvelope(wrongMethod, 405, 'METHOD_NOT_ALLOWED', '/public/v1/enums');
+    expect(wrongMethod.headers.allow).toBe('GET, HEAD');
   });
 
   it('answers a URL that does not decode with the 400 envelope', async () => {

@@ -144,6 +144,9 @@ describe('examples in the OpenAPI document', () => {
     await send('listCandidates');
     await send('getCandidate');
     await send('getHiringOverview');
+    await send('listEvents');
+    await send('exportCandidate');
+    await send('eraseCandidate');
 
     ids.webhook = (await send('createWebhookSubscription')).id as string;
     await send('listWebhookSubscriptions');
@@ -181,6 +184,21 @@ describe('examples in the OpenAPI document', () => {
     const members = await send('listMembers');
     ids.user = ((members.data as Json[]).find((member) => member.email === secondEmail) as Json).userId as string;
     await send('removeMember');
+
+    // Review, in the signed-in admin's own company: turn it on, then publish two listings there
+    // (they wait in UNDER_REVIEW) to approve one and reject the other.
+    await send('getCompanySettings');
+    expect((await send('updateCompanySettings')).requiresListingReview).toBe(true);
+    const createJobListing = operations.get('createJobListing')!.op.requestBody!.content['application/json'].example;
+    for (const operationId of ['approveJobListing', 'rejectJobListing']) {
+      const bearer = { authorization: adminToken, 'content-type': 'application/json' };
+      const created = await fetch(`${server.baseUrl}/public/v1/job-listings`, { method: 'POST', headers: bearer, body: JSON.stringify(createJobListing) });
+      expect(created.status).toBe(201);
+      ids.jobListing = ((await created.json()) as Json).id as string;
+      const published = await fetch(`${server.baseUrl}/public/v1/job-listings/${ids.jobListing}/publish`, { method: 'POST', headers: { authorization: adminToken } });
+      expect(((await published.json()) as Json).status).toBe('UNDER_REVIEW');
+      await send(operationId);
+    }
 
     expect([...operations.keys()].filter((operationId) => !done.has(operationId))).toEqual([]);
   });

@@ -89,3 +89,31 @@ export async function deleteIdempotencyKeyIfOlder(db: Db, companyId: string, key
   await db.delete(idempotencyKeys).where(and(byKey(companyId, key), lt(idempotencyKeys.createdAt, before)));
 }
 
+
+/**
+ * Erasure: rewrites the company's stored answers that hold any of `needles` (case-insensitive)
+ * through `scrub`, so a replay never hands back a person's data after they were erased.
+ */
+export async function scrubStoredResponses(db: Db, companyId: string, needles: string[], scrub: (body: string) => string): Promise<void> {
+  if (needles.length === 0) return;
+  const rows = await db
+    .select({ key: idempotencyKeys.idempotencyKey, body: idempotencyKeys.responseBody })
+    .from(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.companyId, companyId),
+        sql`${idempotencyKeys.responseBody} is not null`,
+        sql`(${sql.join(
+          needles.map((needle) => sql`strpos(lower(${idempotencyKeys.responseBody}), ${needle.toLowerCase()}) > 0`),
+          sql` or `,
+        )})`,
+      ),
+    )
+    .for('update');
+  for (const row of rows) {
+    await db
+      .update(idempotencyKeys)
+      .set({ responseBody: scrub(row.body ?? '') })
+      .where(byKey(companyId, row.key));
+  }
+}

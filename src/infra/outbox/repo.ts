@@ -92,3 +92,19 @@ export async function listFeedEvents(
   ]);
   return { rows, total };
 }
+
+// ---- erasure and export of a person's data ---------------------------------------------------------
+
+/** The company's events whose data names any of these ids (a candidate and their applications). */
+export async function findEventsMentioning(db: Db, companyId: string, ids: string[]): Promise<EventRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(events)
+    .where(and(eq(events.companyId, companyId), or(...ids.map((id) => sql`${events.data}::text like ${`%${id}%`}`))))
+    .orderBy(asc(events.txId), asc(events.seq));
+}
+
+export async function replaceEventData(db: Db, id: string, data: unknown): Promise<void> {
+  await db.update(events).set({ data }).where(eq(events.id, id));
+}

@@ -190,3 +190,30 @@ export async function listApplicationsOfCandidate(db: Db, companyId: string, can
     .where(and(eq(applications.companyId, companyId), eq(applications.candidateId, candidateId)))
     .orderBy(desc(applications.appliedAt), desc(applications.id));
 }
+
+/** Erasure: empties the free texts a person wrote or that were written about them; answers the application ids. */
+export async function clearPersonalTexts(db: Db, companyId: string, candidateId: string, now: Date): Promise<string[]> {
+  const rows = await db
+    .update(applications)
+    .set({ coverLetter: null, updatedAt: now })
+    .where(and(eq(applications.companyId, companyId), eq(applications.candidateId, candidateId)))
+    .returning({ id: applications.id });
+  const ids = rows.map((row) => row.id);
+  if (ids.length > 0) {
+    await db
+      .update(applicationStatusHistory)
+      .set({ reason: null })
+      .where(and(eq(applicationStatusHistory.companyId, companyId), inArray(applicationStatusHistory.applicationId, ids)));
+  }
+  return ids;
+}
+
+/** Every history row of these applications, oldest first. */
+export async function listHistoryOfApplications(db: Db, companyId: string, applicationIds: string[]): Promise<StatusHistoryRow[]> {
+  if (applicationIds.length === 0) return [];
+  return db
+    .select()
+    .from(applicationStatusHistory)
+    .where(and(eq(applicationStatusHistory.companyId, companyId), inArray(applicationStatusHistory.applicationId, applicationIds)))
+    .orderBy(applicationStatusHistory.changedAt, applicationStatusHistory.id);
+}

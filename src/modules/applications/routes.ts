@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { AppInstance } from '../../http/app-instance.ts';
 import { principalOf } from '../../http/auth.ts';
+import { entityTag } from '../../shared/etag.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LanguageOptions } from '../job-listings/service.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
@@ -74,11 +75,14 @@ export async function applicationRoutes(app: AppInstance): Promise<void> {
         summary: 'Get an application with its job listing and candidate',
         description: 'The embedded job listing\'s texts follow Accept-Language, as on GET /public/v1/job-listings/{id}.',
         params: ApplicationIdParams,
-        response: { 200: Type.Ref('Application'), ...errorResponses([404, 422]) },
+        response: { 200: { ...Type.Ref('Application'), headers: { ETag: { type: 'string', description: 'Version of this representation (changes whenever the answer would)' } } }, ...errorResponses([404, 422]) },
       },
     },
-    async (request, reply) =>
-      send(reply, await getApplication(app.ctx, principalOf(request).companyId, request.params.id, language(request))),
+    async (request, reply) => {
+      const presented = await getApplication(app.ctx, principalOf(request).companyId, request.params.id, language(request));
+      reply.header('ETag', entityTag(presented.application, presented.language));
+      return send(reply, presented);
+    },
   );
 
   app.patch(

@@ -21,7 +21,9 @@ import {
   findApplication,
   insertStatusHistory,
   listApplications as listApplicationRows,
+  clearPersonalTexts,
   listApplicationsOfCandidate,
+  listHistoryOfApplications,
   listStatusHistory,
   lockApplication,
   updateApplicationStatus as moveApplicationRow,
@@ -225,6 +227,44 @@ export async function getCandidateProfile(ctx: ServiceContext, companyId: string
       updatedAt: application.updatedAt.toISOString(),
     })),
   };
+}
+
+/** Erasure, in the caller's transaction: cover letters and move reasons of the candidate's applications go; answers their ids. */
+export async function erasePipelineTexts(tx: Db, companyId: string, candidateId: string, now: Date): Promise<string[]> {
+  return clearPersonalTexts(tx, companyId, candidateId, now);
+}
+
+export interface PipelineExport {
+  id: string;
+  jobListingId: string;
+  status: string;
+  source: string;
+  coverLetter: string | null;
+  appliedAt: string;
+  updatedAt: string;
+  history: Array<{ fromStatus: string | null; toStatus: string; reason: string | null; changedAt: string }>;
+}
+
+/** Everything the pipeline stores about a candidate: their applications with texts and full history. */
+export async function exportPipelineOf(db: Db, companyId: string, candidateId: string): Promise<PipelineExport[]> {
+  const rows = await listApplicationsOfCandidate(db, companyId, candidateId);
+  const history = await listHistoryOfApplications(
+    db,
+    companyId,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    jobListingId: row.jobListingId,
+    status: row.status,
+    source: row.source,
+    coverLetter: row.coverLetter,
+    appliedAt: row.appliedAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    history: history
+      .filter((entry) => entry.applicationId === row.id)
+      .map((entry) => ({ fromStatus: entry.fromStatus, toStatus: entry.toStatus, reason: entry.reason, changedAt: entry.changedAt.toISOString() })),
+  }));
 }
 
 export interface ImportRowResult {

@@ -1,11 +1,11 @@
-import { and, count, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
 import { keptCount } from '../../infra/kept-counts/read.ts';
 import { candidates } from './tables.ts';
 
-export type CandidateRow = Omit<typeof candidates.$inferSelect, 'searchVector'>;
+export type CandidateRow = Omit<typeof candidates.$inferSelect, 'searchVector' | 'erasedAt'>;
 
 /** Every column but the search vector, which no reader needs. */
 const candidateColumns = {
@@ -24,13 +24,30 @@ const candidateColumns = {
   updatedAt: candidates.updatedAt,
 };
 
-export async function findCandidate(db: Db, companyId: string, id: string): Promise<CandidateRow | undefined> {
-  const [row] = await db
+/** The company's candidate, unless erased. `lock: 'update'` locks the row for an erasure. */
+export async function findCandidate(
+  db: Db,
+  companyId: string,
+  id: string,
+  options: { lock?: 'update' } = {},
+): Promise<CandidateRow | undefined> {
+  const query = db
     .select(candidateColumns)
     .from(candidates)
-    .where(and(eq(candidates.companyId, companyId), eq(candidates.id, id)))
+    .where(and(eq(candidates.companyId, companyId), eq(candidates.id, id), isNull(candidates.erasedAt)))
     .limit(1);
+  const [row] = options.lock === 'update' ? await query.for('update') : await query;
   return row;
+}
+
+/** Overwrites the person's fields and marks the row erased. */
+export async function anonymizeCandidateRow(
+  db: Db,
+  id: string,
+  fields: Pick<CandidateRow, 'firstName' | 'lastName' | 'email' | 'phone' | 'headline' | 'location' | 'skills' | 'links'>,
+  now: Date,
+): Promise<void> {
+  await db.update(candidates).set({ ...fields, updatedAt: now, erasedAt: now }).where(eq(candidates.id, id));
 }
 
 export async function findCandidatesByIds(db: Db, companyId: string, ids: string[]): Promise<CandidateRow[]> {
@@ -81,7 +98,7 @@ export async function listCandidates(
   filters: CandidateFilters,
   page: PagePosition,
 ): Promise<{ rows: Array<CandidateRow & { rank: number }>; total: number }> {
-  const conditions: SQL[] = [eq(candidates.companyId, companyId)];
+  const conditions: SQL[] = [eq(candidates.companyId, companyId), isNull(candidates.erasedAt)];
   if (filters.updatedSince) conditions.push(gte(candidates.updatedAt, filters.updatedSince));
   const query = filters.q === undefined ? undefined : prefixQuery(filters.q);
   if (query) conditions.push(sql`${candidates.searchVector} @@ ${query}`);

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { AppInstance } from '../../http/app-instance.ts';
 import { principalOf } from '../../http/auth.ts';
+import { entityTag } from '../../shared/etag.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { Paginated } from '../../http/pagination.ts';
 import { CandidateApplication, CandidateProfile } from '../applications/schemas.ts';
@@ -38,10 +39,14 @@ export async function candidateRoutes(app: AppInstance): Promise<void> {
         summary: 'Get a candidate profile',
         description: "The full profile with a summary of the candidate's applications.",
         params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
-        response: { 200: Type.Ref('CandidateProfile'), ...errorResponses([404, 422]) },
+        response: { 200: { ...Type.Ref('CandidateProfile'), headers: { ETag: { type: 'string', description: 'Version of this representation (changes whenever the answer would)' } } }, ...errorResponses([404, 422]) },
       },
     },
-    async (request) => getCandidateProfile(app.ctx, principalOf(request).companyId, request.params.id),
+    async (request, reply) => {
+      const profile = await getCandidateProfile(app.ctx, principalOf(request).companyId, request.params.id);
+      reply.header('ETag', entityTag(profile));
+      return profile;
+    },
   );
 
   app.post(

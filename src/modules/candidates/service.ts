@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Ordering, type Page } from '../../shared/pagination.ts';
-
-/** With `q`: (rank, createdAt, id) descending, most relevant first. */
-const BY_RELEVANCE: Ordering = { name: 'relevance', keys: ['real', 'timestamptz', 'uuid'], direction: 'desc' };
 import type { ServiceContext } from '../../shared/context.ts';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import { recordEvent } from '../../infra/outbox/record-event.ts';
 import {
+  anonymizeCandidateRow,
   findCandidateByEmail,
   findCandidate,
   findCandidatesByIds,
@@ -17,6 +15,9 @@ import {
   type CandidateRow,
 } from './repo.ts';
 import type { CandidateInput, CandidateListQuery } from './schemas.ts';
+
+/** With `q`: (rank, createdAt, id) descending, most relevant first. */
+const BY_RELEVANCE: Ordering = { name: 'relevance', keys: ['real', 'timestamptz', 'uuid'], direction: 'desc' };
 
 export interface CandidateSummaryView {
   id: string;
@@ -73,6 +74,32 @@ export async function listCandidates(
     ordering === CHANGED_SINCE ? [row.updatedAt, row.id] : ordering === BY_RELEVANCE ? [row.rank, row.createdAt, row.id] : [row.createdAt, row.id],
   );
   return toPage(rows.map(toCandidateView), total, position, cursors);
+}
+
+/** What an erased candidate's row holds instead of the person (the e-mail stays unique per company). */
+export function anonymizedCandidateFields(id: string) {
+  return {
+    firstName: 'Erased',
+    lastName: 'Candidate',
+    email: `erased-${id}@erased.invalid`,
+    phone: null,
+    headline: null,
+    location: null,
+    skills: [] as string[],
+    links: [] as string[],
+  };
+}
+
+/**
+ * Erases the person in the candidates table, inside the caller's transaction: locks the row and
+ * overwrites every personal field (docs/decisions.md, "Personal data"). Answers what was stored
+ * before, so the caller can scrub copies elsewhere. 404 for an unknown, erased or foreign id.
+ */
+export async function eraseCandidateRecord(tx: Db, companyId: string, id: string, now: Date): Promise<CandidateView> {
+  const row = await findCandidate(tx, companyId, id, { lock: 'update' });
+  if (!row) throw new NotFoundError('Candidate');
+  await anonymizeCandidateRow(tx, id, anonymizedCandidateFields(id), now);
+  return toCandidateView(row);
 }
 
 /** The company's candidate; another company's id: 404. */

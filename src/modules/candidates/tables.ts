@@ -19,6 +19,8 @@ export const candidates = pgTable('candidates', {
   source: text('source').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  /** Set when the person was erased (0014_candidate_erasure.sql): the row stays, anonymized, and reads as gone. */
+  erasedAt: timestamp('erased_at', { withTimezone: true }),
   // Computed by the database (see 0004_pipeline.sql); never written by the application.
   searchVector: tsvector('search_vector')
     .notNull()

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { companies } from './tables.ts';
 
@@ -20,4 +20,9 @@ export async function countCompanies(db: Db): Promise<number> {
 export async function updateCompany(db: Db, id: string, patch: Partial<CompanyRow>): Promise<CompanyRow | undefined> {
   const [row] = await db.update(companies).set(patch).where(eq(companies.id, id)).returning();
   return row;
+}
+
+/** A page of companies, newest first. */
+export async function listCompanyRows(db: Db, limit: number, offset: number): Promise<CompanyRow[]> {
+  return db.select().from(companies).orderBy(desc(companies.createdAt), desc(companies.id)).limit(limit).offset(offset);
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServiceContext } from '../../shared/context.ts';
 import { ValidationError, type ErrorDetail } from '../../shared/errors.ts';
+import { entityTag, ifMatchSatisfied, PreconditionFailedError } from '../../shared/etag.ts';
 import { normalizeLanguageTag, sameLanguage } from '../../shared/language-tags.ts';
 import { getCompany } from '../companies/service.ts';
 import { computeExpiresAt } from './lifecycle.ts';
@@ -24,6 +25,11 @@ import type { CreateJobListingInput, PutTranslationInput, UpdateJobListingInput 
 import { childrenFromInput, validateFields, validateLanguage } from './validation.ts';
 import { sourceTexts, type JobListingAggregate, type JobListingRow, type TextField } from './view.ts';
 import { emit, lockForAction, reload } from './writes.ts';
+
+/** The ETag of a listing as answered: its view and the language of its texts. */
+export function listingTag(presented: PresentedJobListing): string {
+  return entityTag(presented.listing, presented.language);
+}
 
 /** After a committed write: machine translations due since `dueAt`, then the listing as stored. */
 async function answer(ctx: ServiceContext, companyId: string, id: string, dueAt: Date, options: LanguageOptions): Promise<PresentedJobListing> {
@@ -114,11 +120,17 @@ export async function updateJobListing(
   companyId: string,
   id: string,
   input: UpdateJobListingInput,
-  options: LanguageOptions = {},
+  options: LanguageOptions & { ifMatch?: string | undefined } = {},
 ): Promise<PresentedJobListing> {
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
     const { aggregate } = await lockForAction(ctx, tx, companyId, id, 'update');
+    if (options.ifMatch !== undefined) {
+      // The representation a GET in the same language answers now (row locked: it cannot change
+      // until this transaction ends), compared with the tag the caller last read.
+      const current = await presentJobListing({ ...ctx, db: tx }, aggregate, options);
+      if (!ifMatchSatisfied(options.ifMatch, listingTag(current))) throw new PreconditionFailedError();
+    }
     const details: ErrorDetail[] = [];
     const fields = await validateFields(tx, input, aggregate.listing, details);
     if (details.length) throw new ValidationError(details);

@@ -103,5 +103,9 @@ export async function translateDueJobListings(ctx: ServiceContext): Promise<numb
  */
 export async function translateJobListingNow(ctx: ServiceContext, companyId: string, listingId: string, dueAt: Date): Promise<void> {
   if (!ctx.translator) return;
-  await translateAndSettle(ctx, companyId, listingId, dueAt);
+  try {
+    await translateAndSettle(ctx, companyId, listingId, dueAt);
+  } catch {
+    // The write has committed and must be answered as such; the due mark stays for the sweep.
+  }
 }

@@ -21,6 +21,7 @@ import {
   createJobListing,
   deleteJobListing,
   getJobListing,
+  listingTag,
   listJobListings,
   publishJobListing,
   putJobListingTranslation,
@@ -44,6 +45,20 @@ const contentLanguage = {
 };
 
 const listing = (description: string) => ({ ...Type.Ref('JobListing'), description, headers: contentLanguage });
+const etagHeader = {
+  ETag: { type: 'string', description: 'Version of this representation (the listing in this language): send it as If-Match on PATCH' },
+};
+const taggedListing = (description: string) => ({ ...listing(description), headers: { ...contentLanguage, ...etagHeader } });
+const patchHeaders = Type.Object({
+  ...acceptLanguageHeader.properties,
+  'if-match': Type.Optional(
+    Type.String({
+      maxLength: 1000,
+      description:
+        'The ETag of the listing as last read (GET, in the same Accept-Language): the update happens only if the listing is still in that version, else 412. `*` matches any version.',
+    }),
+  ),
+});
 
 function withLanguage(reply: FastifyReply, language: string): void {
   reply.header('content-language', language);
@@ -115,7 +130,7 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
         description: `The full listing, its texts in the language asked for.\n\n${LANGUAGE_DOC}`,
         params: ListingIdParams,
         headers: acceptLanguageHeader,
-        response: { 200: listing('The listing'), ...errorResponses([404, 422]) },
+        response: { 200: taggedListing('The listing'), ...errorResponses([404, 422]) },
       },
     },
     async (request, reply) => {
@@ -126,6 +141,7 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
         request.headers['accept-language'],
       );
       withLanguage(reply, result.language);
+      reply.header('ETag', listingTag(result));
       return result.listing;
     },
   );
@@ -139,18 +155,20 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
         operationId: 'updateJobListing',
         summary: 'Update a job listing (merge)',
         description:
-          'Partial update: fields left out keep their value, `null` clears a field, `address` merges part by part, arrays (skills, benefits, hiringProcessSteps, jobListingTags, jobListingRequirements) replace the whole list. Texts are in the listing\'s source language; changing one retires its translations. Allowed in every status but ARCHIVED (409). Validation as on create.',
+          'Partial update: fields left out keep their value, `null` clears a field, `address` merges part by part, arrays (skills, benefits, hiringProcessSteps, jobListingTags, jobListingRequirements) replace the whole list. Texts are in the listing\'s source language; changing one retires its translations. Allowed in every status but ARCHIVED (409). Validation as on create. Optimistic concurrency: send the `ETag` of your last read as `If-Match` and the update happens only if nobody changed the listing since (else 412 PRECONDITION_FAILED); the answer carries the new ETag.',
         params: ListingIdParams,
         body: UpdateJobListingBody,
-        headers: acceptLanguageHeader,
-        response: { 200: listing('The updated listing'), ...errorResponses([400, 404, 409, 413, 415, 422]) },
+        headers: patchHeaders,
+        response: { 200: taggedListing('The updated listing'), ...errorResponses([400, 404, 409, 412, 413, 415, 422]) },
       },
     },
     async (request, reply) => {
       const result = await updateJobListing(ctx, principalOf(request).companyId, request.params.id, request.body, {
         acceptLanguage: request.headers['accept-language'],
+        ifMatch: request.headers['if-match'],
       });
       withLanguage(reply, result.language);
+      reply.header('ETag', listingTag(result));
       return result.listing;
     },
   );

@@ -14,7 +14,7 @@ import type { JobListingListItemView } from './schemas.ts';
 
 export type { JobListingView } from './schemas.ts';
 export type { LanguageOptions, PresentedJobListing } from './presenter.ts';
-export { createJobListing, deleteJobListing, putJobListingTranslation, updateJobListing } from './commands.ts';
+export { createJobListing, deleteJobListing, listingTag, putJobListingTranslation, updateJobListing } from './commands.ts';
 export {
   approveJobListing,
   archiveJobListing,

@@ -9,7 +9,7 @@ import type { Config } from '../../config.ts';
 import { DomainError, ValidationError } from '../../shared/errors.ts';
 import { getUser, signInVerifiedUser } from '../users/service.ts';
 import { DASHBOARD_CLIENT_ID, dashboardRedirectUris } from './clients.ts';
-import { consentPage, messagePage, signInPage } from './pages.ts';
+import { consentPage, signInPage } from './pages.ts';
 import { describeScope, OAUTH_PREFIX, SIGN_IN_PREFIX } from './provider.ts';
 import { completeSignIn, type SignInMethod } from './service.ts';
 
@@ -106,9 +106,8 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
     const hidden = { hide: true, params };
 
     // The address people are given to sign in: starts the dashboard's own authorization request.
-    // Until the dashboard is served, its callback below only confirms the sign-in (the session
-    // then lets any application's authorization request through without signing in again); the
-    // code is left unused and expires within a minute.
+    // The dashboard (src/http/dashboard.ts) does not know this request's verifier: on a callback it
+    // did not start, it starts its own request, which the new sign-in session lets straight through.
     scope.get(SIGN_IN_PREFIX, { schema: { hide: true } }, async (_request, reply) => {
       const url = new URL(`${config.baseUrl}${OAUTH_PREFIX}/authorize`);
       url.search = new URLSearchParams({
@@ -122,14 +121,6 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
       }).toString();
       return reply.code(303).header('location', url.href).send();
     });
-    scope.get('/dashboard/callback', { schema: { hide: true } }, async (request, reply) => {
-      const query = request.query as Record<string, string | undefined>;
-      const html = query.error
-        ? messagePage('Not signed in', `${query.error}: ${query.error_description ?? 'the sign-in did not complete'}`)
-        : messagePage('Signed in', 'You are signed in. The dashboard is not served by this version yet: applications you use can now get your consent without another sign-in.');
-      return reply.headers(PAGE_HEADERS).send(html);
-    });
-
     scope.get<{ Params: { uid: string } }>(`${SIGN_IN_PREFIX}/:uid`, { schema: hidden }, async (request, reply) => {
       const interaction = await details(request, reply);
       const uid = encodeURIComponent(interaction.uid);

@@ -430,3 +430,31 @@ export async function deleteFinishedDeliveriesBefore(db: Db, before: Date, limit
     limit,
   });
 }
+
+// ---- erasure and export of a person's data ---------------------------------------------------------
+
+/** The company's deliveries whose body names any of these ids (found by the body: its event may be pruned already). */
+export async function listDeliveriesMentioning(db: Db, companyId: string, ids: string[]): Promise<DeliveryRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.companyId, companyId),
+        sql`(${sql.join(
+          ids.map((id) => sql`strpos(${webhookDeliveries.payload}, ${id}) > 0`),
+          sql` or `,
+        )})`,
+      ),
+    )
+    .orderBy(asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id));
+}
+
+export async function setDeliveryPayload(db: Db, id: string, payload: string): Promise<void> {
+  await db.update(webhookDeliveries).set({ payload }).where(eq(webhookDeliveries.id, id));
+}
+
+export async function setAttemptResponseBody(db: Db, id: string, responseBody: string | null): Promise<void> {
+  await db.update(webhookDeliveryAttempts).set({ responseBody }).where(eq(webhookDeliveryAttempts.id, id));
+}

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { AppInstance } from '../../http/app-instance.ts';
 import { principalOf } from '../../http/auth.ts';
+import { entityTag } from '../../shared/etag.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { PageQuery, Paginated } from '../../http/pagination.ts';
 import { WEBHOOK_EVENT_TYPES } from './events.ts';
@@ -84,10 +85,14 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
         operationId: 'getWebhookSubscription',
         summary: 'Get a webhook subscription',
         params: IdParams,
-        response: { 200: Type.Ref('WebhookSubscription'), ...errorResponses([404, 422]) },
+        response: { 200: { ...Type.Ref('WebhookSubscription'), headers: { ETag: { type: 'string', description: 'Version of this representation (changes whenever the answer would)' } } }, ...errorResponses([404, 422]) },
       },
     },
-    async (request) => getSubscription(app.ctx, principalOf(request).companyId, request.params.id),
+    async (request, reply) => {
+      const subscription = await getSubscription(app.ctx, principalOf(request).companyId, request.params.id);
+      reply.header('ETag', entityTag(subscription));
+      return subscription;
+    },
   );
 
   app.patch(

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { endPage, NEWEST_FIRST, startPage, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
+import type { Db } from '../../db/client.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import type { Backlog } from '../../shared/metrics.ts';
 import { isWebhookEventType } from './events.ts';
@@ -15,6 +16,9 @@ import {
   insertDelivery,
   insertSubscriptionWithinCap,
   listAttempts,
+  listDeliveriesMentioning,
+  setAttemptResponseBody,
+  setDeliveryPayload,
   listDeliveries,
   listSubscriptions,
   requeueDelivery,
@@ -391,4 +395,51 @@ export async function webhookBacklog(ctx: ServiceContext): Promise<Backlog> {
 /** Retention: deletes up to `limit` finished deliveries (with their attempts) older than `before`. */
 export async function pruneFinishedDeliveries(ctx: ServiceContext, before: Date, limit: number): Promise<number> {
   return deleteFinishedDeliveriesBefore(ctx.db, before, limit);
+}
+
+// ---- erasure and export of a person's data (docs/decisions.md, "Personal data") -----------------
+
+/**
+ * Rewrites, in the caller's transaction, the delivery log entries whose body names any of `ids`:
+ * the stored body that was (or will be) sent, and what receivers answered, through `scrub`.
+ */
+export async function scrubDeliveriesMentioning(tx: Db, companyId: string, ids: string[], scrub: (text: string) => string): Promise<void> {
+  const deliveries = await listDeliveriesMentioning(tx, companyId, ids);
+  for (const delivery of deliveries) {
+    const payload = scrub(delivery.payload);
+    if (payload !== delivery.payload) await setDeliveryPayload(tx, delivery.id, payload);
+  }
+  const attempts = await listAttempts(
+    tx,
+    deliveries.map((delivery) => delivery.id),
+  );
+  for (const attempt of attempts) {
+    if (attempt.responseBody === null) continue;
+    const body = scrub(attempt.responseBody);
+    if (body !== attempt.responseBody) await setAttemptResponseBody(tx, attempt.id, body);
+  }
+}
+
+export interface DeliveryExport {
+  id: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  status: string;
+  attemptCount: number;
+  createdAt: string;
+}
+
+/** The delivery log entries whose body names any of `ids` (the bodies are the events themselves). */
+export async function exportDeliveriesMentioning(db: Db, companyId: string, ids: string[]): Promise<DeliveryExport[]> {
+  const deliveries = await listDeliveriesMentioning(db, companyId, ids);
+  return deliveries.map((delivery) => ({
+    id: delivery.id,
+    subscriptionId: delivery.subscriptionId,
+    eventId: delivery.eventId,
+    eventType: delivery.eventType,
+    status: delivery.status,
+    attemptCount: delivery.attemptCount,
+    createdAt: delivery.createdAt.toISOString(),
+  }));
 }

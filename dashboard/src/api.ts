@@ -1,0 +1,71 @@
+// The one way the dashboard reaches the API: the SDK's typed client (@recruiting/sdk, openapi-fetch
+// over types generated from the OpenAPI document). Every request carries the current access token; a
+// 401 refreshes once and sends the request again.
+import { createRecruitingClient, type Schemas as SdkSchemas } from '@recruiting/sdk';
+import { useCallback, useEffect, useState } from 'react';
+import { accessToken, recoverFromUnauthorized } from './auth';
+
+export type Schemas = SdkSchemas;
+
+/** A 401 (the access token expired or was revoked): refresh once, then send the request again. */
+async function fetchWithRefresh(request: Request): Promise<Response> {
+  const spare = request.clone();
+  const response = await fetch(request);
+  if (response.status !== 401 || !(await recoverFromUnauthorized())) return response;
+  spare.headers.set('authorization', `Bearer ${await accessToken()}`);
+  return fetch(spare);
+}
+
+export const api = createRecruitingClient({ baseUrl: window.location.origin, accessToken, fetch: fetchWithRefresh });
+
+/** The API's error envelope, or whatever came back instead. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: Array<{ field: string; message: string }>;
+  constructor(status: number, body: unknown) {
+    const envelope = (body ?? {}) as { error?: string; message?: string; details?: Array<{ field: string; message: string }> };
+    super(envelope.message ?? `The request failed (HTTP ${status})`);
+    this.status = status;
+    this.code = envelope.error ?? 'ERROR';
+    this.details = envelope.details ?? [];
+  }
+}
+
+/** Unwraps an openapi-fetch result: the data, or an ApiError. */
+export async function call<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await request;
+  if (!response.ok) throw new ApiError(response.status, error);
+  return data as T;
+}
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: Error | undefined;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** Loads on mount and whenever `deps` change; reload() loads again. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [state, setState] = useState<{ data: T | undefined; error: Error | undefined; loading: boolean }>({
+    data: undefined,
+    error: undefined,
+    loading: true,
+  });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((previous) => ({ ...previous, loading: true, error: undefined }));
+    load().then(
+      (data) => live && setState({ data, error: undefined, loading: false }),
+      (error: Error) => live && setState((previous) => ({ data: previous.data, error, loading: false })),
+    );
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, round]);
+  const reload = useCallback(() => setRound((n) => n + 1), []);
+  return { ...state, reload };
+}

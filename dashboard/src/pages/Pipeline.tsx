@@ -1,0 +1,240 @@
+import { Alert, Badge, Card, Drawer, Group, Paper, ScrollArea, Select, Stack, Text, Timeline, Title, UnstyledButton } from '@mantine/core';
+import { DndContext, KeyboardSensor, PointerSensor, pointerWithin, rectIntersection, useDraggable, useDroppable, useSensor, useSensors, type CollisionDetection, type DragEndEvent } from '@dnd-kit/core';
+import { useEffect, useState } from 'react';
+import { api, ApiError, call, useLoad, type Schemas } from '../api';
+import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo } from '../ui';
+
+type Application = Schemas['ApplicationSummary'];
+type Stage = Application['status'];
+
+const STAGES: Array<{ stage: Stage; label: string }> = [
+  { stage: 'ACTIVE', label: 'Applied' },
+  { stage: 'IN_REVIEW', label: 'In review' },
+  { stage: 'INTERVIEW', label: 'Interview' },
+  { stage: 'OFFER', label: 'Offer' },
+  { stage: 'HIRED', label: 'Hired' },
+  { stage: 'REJECTED', label: 'Rejected' },
+  { stage: 'WITHDRAWN', label: 'Withdrawn' },
+];
+// The column under the pointer; the card's rectangle when a keyboard drag has no pointer.
+const collision: CollisionDetection = (args) => {
+  const under = pointerWithin(args);
+  return under.length > 0 ? under : rectIntersection(args);
+};
+const LABEL = Object.fromEntries(STAGES.map((item) => [item.stage, item.label])) as Record<Stage, string>;
+
+function ApplicationCard({ application, onOpen, onMove }: { application: Application; onOpen: () => void; onMove: (to: Stage) => void }) {
+  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: application.id, data: { application } });
+  const name = `${application.candidate.firstName} ${application.candidate.lastName}`;
+  return (
+    <Paper
+      ref={setNodeRef}
+      withBorder
+      p="xs"
+      shadow={isDragging ? 'md' : undefined}
+      style={{ transform: transform ? `translate(${transform.x}px, ${transform.y}px)` : undefined, zIndex: isDragging ? 10 : undefined, position: 'relative' }}
+      data-testid={`card-${application.id}`}
+    >
+      <Group justify="space-between" wrap="nowrap" gap={4}>
+        <UnstyledButton onClick={onOpen} style={{ flex: 1, minWidth: 0 }} aria-label={`Open ${name}`}>
+          <Text size="sm" fw={600} truncate>
+            {name}
+          </Text>
+          <Text size="xs" c="dimmed" truncate>
+            {application.candidate.headline ?? application.candidate.email}
+          </Text>
+        </UnstyledButton>
+        <UnstyledButton {...listeners} {...attributes} aria-label={`Drag ${name} (space to pick up, arrows to move, space to drop)`} style={{ cursor: 'grab', padding: 4 }}>
+          <span aria-hidden>⠿</span>
+        </UnstyledButton>
+      </Group>
+      <Select
+        mt={6}
+        size="xs"
+        aria-label={`Move ${name} to`}
+        data={STAGES.map((item) => ({ value: item.stage, label: item.label }))}
+        value={application.status}
+        onChange={(value) => value && value !== application.status && onMove(value as Stage)}
+        allowDeselect={false}
+        comboboxProps={{ withinPortal: true }}
+      />
+    </Paper>
+  );
+}
+
+function Column({ stage, label, children, count }: { stage: Stage; label: string; children: React.ReactNode; count: number }) {
+  const { setNodeRef, isOver } = useDroppable({ id: stage });
+  return (
+    <Card ref={setNodeRef} withBorder padding="xs" w={220} miw={220} bg={isOver ? 'indigo.0' : 'gray.0'} component="section" aria-label={`${label}, ${count}`} data-testid={`column-${stage}`}>
+      <Group justify="space-between" mb="xs">
+        <Title order={2} size="h6">
+          {label}
+        </Title>
+        <Badge variant="outline" color="gray">
+          {count}
+        </Badge>
+      </Group>
+      <Stack gap="xs" mih={80}>
+        {children}
+      </Stack>
+    </Card>
+  );
+}
+
+function ApplicationDrawer({ id, onClose }: { id: string; onClose: () => void }) {
+  const application = useLoad(() => call(api.GET('/public/v1/applications/{id}', { params: { path: { id } } })), [id]);
+  const history = useLoad(() => call(api.GET('/public/v1/applications/{id}/history', { params: { path: { id }, query: { size: 100 } } })), [id]);
+  return (
+    <Drawer opened onClose={onClose} title="Application" position="right" size="lg">
+      <LoadState state={application} label="Loading the application">
+        {(data) => (
+          <Stack>
+            <Title order={3} size="h4">
+              {data.candidate.firstName} {data.candidate.lastName}
+            </Title>
+            <Text size="sm">
+              {data.candidate.email}
+              {data.candidate.phone ? ` · ${data.candidate.phone}` : ''}
+            </Text>
+            {data.candidate.headline && <Text size="sm">{data.candidate.headline}</Text>}
+            <Group gap="xs">
+              <Badge variant="outline">{LABEL[data.status]}</Badge>
+              <Text size="xs" c="dimmed">
+                applied {timeAgo(data.appliedAt)} for {data.jobListing.position.value} · source {data.source.toLowerCase()}
+              </Text>
+            </Group>
+            <Title order={4} size="h5">
+              Cover letter
+            </Title>
+            <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+              {data.coverLetter ?? 'No cover letter.'}
+            </Text>
+          </Stack>
+        )}
+      </LoadState>
+      <Title order={4} size="h5" mt="lg" mb="sm">
+        Stage history
+      </Title>
+      <LoadState state={history} label="Loading the history">
+        {({ data }) =>
+          data.length === 0 ? (
+            <Empty>No moves yet.</Empty>
+          ) : (
+            <Timeline bulletSize={14} lineWidth={2} data-testid="history">
+              {data.map((change) => (
+                <Timeline.Item key={change.id} title={`${change.fromStatus ? `${LABEL[change.fromStatus]} → ` : ''}${LABEL[change.toStatus]}`}>
+                  <Text size="xs" c="dimmed">
+                    {formatDate(change.changedAt)}
+                    {change.changedByApiKeyId ? ' · by an API key' : ''}
+                  </Text>
+                  {change.reason && <Text size="sm">{change.reason}</Text>}
+                </Timeline.Item>
+              ))}
+            </Timeline>
+          )
+        }
+      </LoadState>
+    </Drawer>
+  );
+}
+
+export function PipelinePage() {
+  const listings = useLoad(() => call(api.GET('/public/v1/job-listings', { params: { query: { size: 100 } } })), []);
+  const [listing, setListing] = useState<string | null>(null);
+  const [open, setOpen] = useState<string>();
+  const [conflict, setConflict] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const [moved, setMoved] = useState<string>();
+  const [local, setLocal] = useState<Application[]>();
+  useEffect(() => {
+    if (!listing && listings.data?.data[0]) setListing(listings.data.data[0].id);
+  }, [listings.data, listing]);
+  const applications = useLoad(
+    () => (listing ? call(api.GET('/public/v1/applications', { params: { query: { jobListingId: listing, size: 100 } } })) : Promise.resolve(undefined)),
+    [listing],
+  );
+  useEffect(() => setLocal(applications.data?.data), [applications.data]);
+  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }), useSensor(KeyboardSensor));
+
+  const move = async (application: Application, to: Stage) => {
+    setConflict(undefined);
+    setError(undefined);
+    setMoved(undefined);
+    const name = `${application.candidate.firstName} ${application.candidate.lastName}`;
+    // Shown at once; put back if the server refuses.
+    setLocal((all) => all?.map((item) => (item.id === application.id ? { ...item, status: to } : item)));
+    try {
+      await call(api.PATCH('/public/v1/applications/{id}/status', { params: { path: { id: application.id } }, body: { status: to, expectedStatus: application.status } }));
+      setMoved(`${name} moved to ${LABEL[to]}.`);
+    } catch (caught) {
+      if (caught instanceof ApiError && caught.status === 409) {
+        setConflict(`Someone else moved ${name} first (it is no longer in ${LABEL[application.status]}). The board now shows where it is; move it again if you still want to.`);
+      } else {
+        setError(caught);
+      }
+    } finally {
+      applications.reload();
+    }
+  };
+  const onDragEnd = (event: DragEndEvent) => {
+    const application = event.active.data.current?.application as Application | undefined;
+    const to = event.over?.id as Stage | undefined;
+    if (application && to && to !== application.status) void move(application, to);
+  };
+
+  return (
+    <Page>
+      <PageHeader title="Pipeline" />
+      <LoadState state={listings} label="Loading listings">
+        {({ data }) =>
+          data.length === 0 ? (
+            <Empty>No job listings yet: create and publish one to receive applications.</Empty>
+          ) : (
+            <Select
+              label="Job listing"
+              data={data.map((item) => ({ value: item.id, label: `${item.position.value} (${item.status.toLowerCase().replace('_', ' ')})` }))}
+              value={listing}
+              onChange={setListing}
+              allowDeselect={false}
+              w={{ base: '100%', sm: 360 }}
+            />
+          )
+        }
+      </LoadState>
+      {conflict && (
+        <Alert color="orange" variant="light" title="Moved by someone else" role="alert" withCloseButton closeButtonLabel="Dismiss" onClose={() => setConflict(undefined)}>
+          {conflict}
+        </Alert>
+      )}
+      <ErrorMessage error={error} title="Could not move the application" />
+      {moved && (
+        <Text size="sm" c="#1e6b34" role="status">
+          {moved}
+        </Text>
+      )}
+      {listing && (
+        <LoadState state={applications} label="Loading applications">
+          {() => (
+            <DndContext sensors={sensors} onDragEnd={onDragEnd} collisionDetection={collision}>
+              <ScrollArea type="auto" offsetScrollbars>
+                <Group align="flex-start" wrap="nowrap" gap="sm" pb="sm" role="region" aria-label="Pipeline board" tabIndex={0}>
+                  {STAGES.map(({ stage, label }) => {
+                    const items = (local ?? []).filter((item) => item.status === stage);
+                    return (
+                      <Column key={stage} stage={stage} label={label} count={items.length}>
+                        {items.map((item) => (
+                          <ApplicationCard key={item.id} application={item} onOpen={() => setOpen(item.id)} onMove={(to) => void move(item, to)} />
+                        ))}
+                      </Column>
+                    );
+                  })}
+                </Group>
+              </ScrollArea>
+            </DndContext>
+          )}
+        </LoadState>
+      )}
+      {open && <ApplicationDrawer id={open} onClose={() => setOpen(undefined)} />}
+    </Page>
+  );
+}

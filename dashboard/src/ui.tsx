@@ -1,0 +1,133 @@
+// Shared pieces: loading, empty and error states, relative times, the current user's role.
+import { Alert, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { createContext, useContext, type ReactNode } from 'react';
+import { ApiError, type Loaded } from './api';
+
+export interface Session {
+  email: string;
+  name: string | undefined;
+  userId: string;
+  role: 'ADMIN' | 'MEMBER';
+  companyName: string;
+}
+
+export const SessionContext = createContext<Session | undefined>(undefined);
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('no session');
+  return session;
+}
+
+export function useIsAdmin(): boolean {
+  return useSession().role === 'ADMIN';
+}
+
+export function ErrorMessage({ error, title = 'Something went wrong' }: { error: unknown; title?: string }) {
+  if (!error) return null;
+  const apiError = error instanceof ApiError ? error : undefined;
+  return (
+    <Alert color="red" title={title} role="alert" variant="light">
+      <Text size="sm">
+        {apiError ? `${apiError.message} (${apiError.code}, HTTP ${apiError.status})` : String((error as Error).message ?? error)}
+      </Text>
+      {apiError && apiError.details.length > 0 && (
+        <ul style={{ margin: '4px 0 0', paddingLeft: 20 }}>
+          {apiError.details.map((detail, index) => (
+            <li key={index}>
+              <Text size="sm">
+                <strong>{detail.field}</strong>: {detail.message}
+              </Text>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Alert>
+  );
+}
+
+export function Loading({ label = 'Loading' }: { label?: string }) {
+  return (
+    <Center py="xl" role="status" aria-live="polite" data-loading>
+      <Group gap="xs">
+        <Loader size="sm" aria-hidden />
+        <Text c="dimmed" size="sm">
+          {label}…
+        </Text>
+      </Group>
+    </Center>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return (
+    <Center py="xl">
+      <Text c="dimmed" size="sm">
+        {children}
+      </Text>
+    </Center>
+  );
+}
+
+/** Loading, error or the content, for one loaded resource. */
+export function LoadState<T>({ state, children, label }: { state: Loaded<T>; children: (data: T) => ReactNode; label?: string }) {
+  if (state.error && state.data === undefined) return <ErrorMessage error={state.error} title="Could not load" />;
+  if (state.data === undefined) return <Loading label={label} />;
+  return (
+    <>
+      {state.error && <ErrorMessage error={state.error} title="Could not refresh" />}
+      {children(state.data)}
+    </>
+  );
+}
+
+export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <Group justify="space-between" align="center" mb="md" wrap="wrap">
+      <Title order={1} size="h2">
+        {title}
+      </Title>
+      {children}
+    </Group>
+  );
+}
+
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+/** "3 minutes ago", "in 11 months". */
+export function timeAgo(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return 'never';
+  const seconds = (new Date(iso).getTime() - now) / 1000;
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
+  }
+  return 'just now';
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+}
+
+export function Page({ children }: { children: ReactNode }) {
+  return <Stack gap="md">{children}</Stack>;
+}
+
+/**
+ * A table that scrolls sideways on narrow screens. The scrolling region is focusable and named, so
+ * keyboard users can scroll it too.
+ */
+export function ScrollTable({ minWidth, label, children }: { minWidth: number; label: string; children: ReactNode }) {
+  return (
+    <div role="region" aria-label={label} tabIndex={0} style={{ overflowX: 'auto' }}>
+      <div style={{ minWidth }}>{children}</div>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+// A person's data on request (docs/decisions.md, "Personal data"): erasure and export of a
+// candidate. The candidate row, their applications' texts, the stored events that carried them, the
+// webhook delivery log and stored idempotent answers are each owned elsewhere; this module only
+// composes those owners' functions, in one transaction for an erasure.
+import type { ServiceContext } from '../../shared/context.ts';
+import { recordEvent } from '../../infra/outbox/record-event.ts';
+import { findEventsMentioning, replaceEventData } from '../../infra/outbox/repo.ts';
+import { scrubStoredResponses } from '../../infra/idempotency/repo.ts';
+import { erasePipelineTexts, exportPipelineOf, type PipelineExport } from '../applications/service.ts';
+import { anonymizedCandidateFields, eraseCandidateRecord, getCandidate, type CandidateView } from '../candidates/service.ts';
+import { exportDeliveriesMentioning, scrubDeliveriesMentioning, type DeliveryExport } from '../webhooks/service.ts';
+import { personOf, scrubStored, scrubValue } from './anonymize.ts';
+
+/**
+ * Erases the candidate, all in one transaction: the candidate's personal fields, the cover letters
+ * and move reasons of their applications, every stored event and webhook delivery (body and
+ * answers) that carried them, and stored idempotent answers; then records candidate.erased (ids
+ * only). Applications stay, anonymized, for the pipeline's statistics. 404 for an unknown, already
+ * erased or another company's candidate.
+ */
+export async function eraseCandidate(ctx: ServiceContext, companyId: string, id: string): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    const original = await eraseCandidateRecord(tx, companyId, id, now);
+    const applicationIds = await erasePipelineTexts(tx, companyId, id, now);
+    const person = personOf(original, applicationIds, anonymizedCandidateFields(id));
+    const mentions = [id, ...applicationIds];
+    for (const event of await findEventsMentioning(tx, companyId, mentions)) {
+      await replaceEventData(tx, event.id, scrubValue(event.data, person));
+    }
+    await scrubDeliveriesMentioning(tx, companyId, mentions, (text) => scrubStored(text, person));
+    await scrubStoredResponses(tx, companyId, [...mentions, ...person.needles], (text) => scrubStored(text, person));
+    await recordEvent(tx, { companyId, type: 'candidate.erased', data: { candidateId: id, applicationIds }, occurredAt: now });
+  });
+}
+
+export interface CandidateExport {
+  exportedAt: string;
+  candidate: CandidateView;
+  applications: PipelineExport[];
+  events: Array<{ id: string; type: string; timestamp: string; data: unknown }>;
+  webhookDeliveries: DeliveryExport[];
+}
+
+/** Everything stored about the candidate, as one JSON document. */
+export async function exportCandidate(ctx: ServiceContext, companyId: string, id: string): Promise<CandidateExport> {
+  const candidate = await getCandidate(ctx, companyId, id);
+  const applications = await exportPipelineOf(ctx.db, companyId, id);
+  const mentions = [id, ...applications.map((application) => application.id)];
+  const events = await findEventsMentioning(ctx.db, companyId, mentions);
+  return {
+    exportedAt: ctx.clock.now().toISOString(),
+    candidate,
+    applications,
+    events: events.map((event) => ({ id: event.id, type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data })),
+    webhookDeliveries: await exportDeliveriesMentioning(ctx.db, companyId, mentions),
+  };
+}

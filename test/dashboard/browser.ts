@@ -1,0 +1,83 @@
+// Debian's Chromium driven by playwright-core (never a downloaded browser), for the dashboard's
+// end-to-end tests. One browser and one page per suite: starting Chromium is the slow part.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+
+// Without the background-networking flags Chromium calls Google's hosts at start, which this
+// machine's closed network refuses: nothing may leave the machine.
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export interface Driver {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Every request the page made to another origin than the app's. */
+  foreignRequests: string[];
+  close(): Promise<void>;
+}
+
+export async function launch(baseUrl: string): Promise<Driver> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`);
+  }
+  // playwright gives the browser a new empty profile of its own.
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: baseUrl, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const origin = new URL(baseUrl).origin;
+  const foreignRequests: string[] = [];
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) foreignRequests.push(url);
+  });
+  return {
+    browser,
+    context,
+    page,
+    foreignRequests,
+    async close() {
+      await context.close().catch(() => undefined);
+      await browser.close().catch(() => undefined);
+    },
+  };
+}
+
+/** axe-core's serious and critical violations on the page as it is now (WCAG 2.1 A and AA). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`);
+}
+
+/**
+ * At 1280 and at 390 pixels wide: axe's serious and critical violations (returned, prefixed with the
+ * width), and a screenshot, docs/screenshots/<name>-1280.png and -390.png.
+ */
+export async function checkPage(page: Page, name: string): Promise<string[]> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const problems: string[] = [];
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await page.waitForTimeout(150); // the layout settles (navigation collapses to a menu at 390)
+    problems.push(...(await seriousViolations(page)).map((problem) => `${width}px: ${problem}`));
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  return problems;
+}

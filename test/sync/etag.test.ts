@@ -1,0 +1,119 @@
+// ETag on single-resource GETs and If-Match on PATCH of job listings (docs/decisions.md, "Entity
+// tags"): a stale If-Match is a 412 in the envelope and changes nothing; of two writers holding the
+// same version, exactly one wins.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
+import { expectErrorEnvelope } from '../helpers/envelope.ts';
+import { applicant, countEvents, makeListing } from '../helpers/factories.ts';
+
+let t: TestApp;
+let tenant: Tenant;
+beforeAll(async () => {
+  t = await buildTestApp();
+  tenant = await t.tenant();
+});
+afterAll(() => t.close());
+
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { ...tenant.headers, ...headers } });
+const patch = (id: string, payload: object, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'PATCH', url: `/public/v1/job-listings/${id}`, headers: { ...tenant.headers, ...headers }, payload });
+
+describe('job listings', () => {
+  it('tags each version; PATCH with the current tag succeeds and answers the next one', async () => {
+    const id = await makeListing(t, tenant.companyId, 'DRAFT');
+    const first = await get(`/public/v1/job-listings/${id}`);
+    const tag = first.headers.etag as string;
+    expect(tag).toMatch(/^"[A-Za-z0-9_-]{20,}"$/);
+    expect((await get(`/public/v1/job-listings/${id}`)).headers.etag).toBe(tag);
+
+    const updated = await patch(id, { position: 'Tagged' }, { 'if-match': tag });
+    expect(updated.statusCode, updated.body).toBe(200);
+    const next = updated.headers.etag as string;
+    expect(next).not.toBe(tag);
+    expect((await get(`/public/v1/job-listings/${id}`)).headers.etag).toBe(next);
+
+    // Without If-Match nothing changes from before; `*` and a list holding the tag match too.
+    expect((await patch(id, { position: 'Untagged' })).statusCode).toBe(200);
+    const now = (await get(`/public/v1/job-listings/${id}`)).headers.etag as string;
+    expect((await patch(id, { position: 'Star' }, { 'if-match': '*' })).statusCode).toBe(200);
+    const latest = (await get(`/public/v1/job-listings/${id}`)).headers.etag as string;
+    expect((await patch(id, { position: 'Listed' }, { 'if-match': `"nope", ${latest}` })).statusCode).toBe(200);
+    expect(now).not.toBe(latest);
+  });
+
+  it('a stale or weak tag is a 412 in the envelope and changes nothing', async () => {
+    const id = await makeListing(t, tenant.companyId, 'DRAFT');
+    const stale = (await get(`/public/v1/job-listings/${id}`)).headers.etag as string;
+    expect((await patch(id, { position: 'Someone else' })).statusCode).toBe(200);
+    const events = await countEvents(t, tenant.companyId, 'job_listing.updated');
+    const url = `/public/v1/job-listings/${id}`;
+    for (const ifMatch of [stale, `W/${(await get(url)).headers.etag as string}`, '"garbage"']) {
+      const res = await patch(id, { position: 'Mine' }, { 'if-match': ifMatch });
+      expectErrorEnvelope(res, 412, 'PRECONDITION_FAILED', url);
+    }
+    expect(((await get(url)).json() as { position: { original: string } }).position.original).toBe('Someone else');
+    expect(await countEvents(t, tenant.companyId, 'job_listing.updated')).toBe(events);
+  });
+
+  it('of two writers holding the same version, exactly one wins', async () => {
+    const id = await makeListing(t, tenant.companyId, 'DRAFT');
+    const tag = (await get(`/public/v1/job-listings/${id}`)).headers.etag as string;
+    const results = await Promise.all(['A', 'B'].map((who) => patch(id, { position: `Writer ${who}` }, { 'if-match': tag })));
+    expect(results.map((res) => res.statusCode).sort()).toEqual([200, 412]);
+  });
+
+  it('the language is part of the version', async () => {
+    const id = await makeListing(t, tenant.companyId, 'DRAFT');
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/public/v1/job-listings/${id}/translations/de`,
+      headers: tenant.headers,
+      payload: { position: 'Backend-Entwickler' },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const english = (await get(`/public/v1/job-listings/${id}`)).headers.etag as string;
+    const german = (await get(`/public/v1/job-listings/${id}`, { 'accept-language': 'de' })).headers.etag as string;
+    expect(german).not.toBe(english);
+    // A tag read in German matches a PATCH sent in German, not one sent without a language.
+    expect((await patch(id, { salaryBase: 1 }, { 'if-match': german })).statusCode).toBe(412);
+    expect((await patch(id, { salaryBase: 1 }, { 'if-match': german, 'accept-language': 'de' })).statusCode).toBe(200);
+  });
+
+  it('state rules and missing listings answer as without If-Match', async () => {
+    const archived = await makeListing(t, tenant.companyId, 'ARCHIVED');
+    const tag = (await get(`/public/v1/job-listings/${archived}`)).headers.etag as string;
+    expect((await patch(archived, { position: 'x' }, { 'if-match': tag })).statusCode).toBe(409);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect((await patch(missing, { position: 'x' }, { 'if-match': tag })).statusCode).toBe(404);
+    const other = await t.tenant();
+    const theirs = await t.app.inject({ method: 'PATCH', url: `/public/v1/job-listings/${archived}`, headers: { ...other.headers, 'if-match': '*' }, payload: { position: 'x' } });
+    expect(theirs.statusCode).toBe(404);
+  });
+});
+
+describe('other single resources', () => {
+  it('applications, candidates and webhooks carry an ETag that changes with them', async () => {
+    const listingId = await makeListing(t, tenant.companyId, 'ACTIVE');
+    const submitted = await t.app.inject({
+      method: 'POST',
+      url: '/public/v1/applications',
+      headers: tenant.headers,
+      payload: { jobListingId: listingId, candidate: applicant('etag@example.com') },
+    });
+    const application = submitted.json() as { id: string; jobSeekerId: string };
+    const applicationTag = (await get(`/public/v1/applications/${application.id}`)).headers.etag;
+    const candidateTag = (await get(`/public/v1/candidates/${application.jobSeekerId}`)).headers.etag;
+    expect(applicationTag).toMatch(/^".+"$/);
+    expect(candidateTag).toMatch(/^".+"$/);
+    await t.app.inject({ method: 'PATCH', url: `/public/v1/applications/${application.id}/status`, headers: tenant.headers, payload: { status: 'OFFER' } });
+    expect((await get(`/public/v1/applications/${application.id}`)).headers.etag).not.toBe(applicationTag);
+    expect((await get(`/public/v1/candidates/${application.jobSeekerId}`)).headers.etag).not.toBe(candidateTag);
+
+    const hook = await t.app.inject({ method: 'POST', url: '/public/v1/webhooks', headers: tenant.headers, payload: { url: 'http://127.0.0.1:9/h', events: ['ping'] } });
+    const hookId = (hook.json() as { id: string }).id;
+    const hookTag = (await get(`/public/v1/webhooks/${hookId}`)).headers.etag;
+    expect(hookTag).toMatch(/^".+"$/);
+    await t.app.inject({ method: 'PATCH', url: `/public/v1/webhooks/${hookId}`, headers: tenant.headers, payload: { active: false } });
+    expect((await get(`/public/v1/webhooks/${hookId}`)).headers.etag).not.toBe(hookTag);
+  });
+});
