@@ -76,7 +76,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     webhookTransport,
     rateLimitStore,
     socialConnectors,
-    ctx: { db: database.db, clock, secrets, translator, translatorLanguages: config.translatorLanguages },
+    ctx: { db: database.db, clock, secrets, translator, translatorLanguages: config.translatorLanguages, notifications: database },
     async close() {
       if (closed) return;
       closed = true;

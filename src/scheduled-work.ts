@@ -41,6 +41,7 @@ export function startScheduledWork(deps: Deps, log: WorkerLog = deps.log): Sched
   const { ctx, config } = deps;
   const delivery = startWebhookWorker({
     db: ctx.db,
+    notifications: ctx.notifications,
     config,
     clock: ctx.clock,
     secrets: ctx.secrets,

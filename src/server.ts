@@ -8,6 +8,7 @@ import { seedDemoIfEmpty } from './tooling/demo/seed-demo.ts';
 import { signInUrl } from './modules/oauth/clients.ts';
 import { resealSigningSecrets } from './modules/webhooks/service.ts';
 import { startScheduledWork } from './scheduled-work.ts';
+import { startKeptCountsCompaction } from './infra/kept-counts/compact.ts';
 import { startMetricsListener } from './http/metrics.ts';
 
 async function main(): Promise<void> {
@@ -25,7 +26,10 @@ async function main(): Promise<void> {
   // delivers webhooks and runs the sweeps itself; on PostgreSQL run `npm run worker` processes
   // instead, or as well.
   const scheduled = config.webhookWorkerInServer ? startScheduledWork(deps) : undefined;
+  // Every server folds the kept counts too, so totals stay cheap even where no worker runs.
+  const compaction = startKeptCountsCompaction(ctx.db, (err) => app.log.error({ err }, 'kept counts compaction failed'));
   app.addHook('onClose', async () => {
+    await compaction.stop();
     metricsServer?.close();
     await scheduled?.stop();
     await deps.close();

@@ -7,6 +7,7 @@ import { buildDeps } from './deps.ts';
 import { startMetricsListener } from './http/metrics.ts';
 import { resealSigningSecrets, webhookBacklog } from './modules/webhooks/service.ts';
 import { startScheduledWork } from './scheduled-work.ts';
+import { startKeptCountsCompaction } from './infra/kept-counts/compact.ts';
 import { createLogger } from './shared/logger.ts';
 import { createMetrics } from './shared/metrics.ts';
 
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
   if (metricsServer) log.info({ port: config.workerMetricsPort }, 'worker metrics at /metrics');
   // Delivery and the sweeps (retention included); safe to run in several processes at once.
   const work = startScheduledWork(deps, log);
+  const compaction = startKeptCountsCompaction(ctx.db, (err) => log.error({ err }, 'kept counts compaction failed'));
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -37,6 +39,7 @@ async function main(): Promise<void> {
     const forced = setTimeout(() => process.exit(1), 20_000).unref();
     try {
       await work.stop();
+      await compaction.stop();
       metricsServer?.close();
       await deps.close();
     } finally {

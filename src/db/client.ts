@@ -51,11 +51,23 @@ export interface Database {
   execScript(script: string): Promise<void>;
   /** Answers when the database answers; used by /readyz. */
   ping(): Promise<void>;
+  /**
+   * Receives NOTIFY on a channel (PostgreSQL: one dedicated connection per process; embedded: the
+   * in-process PGlite signal). `onState(false)` says notifications may be missed from now on (the
+   * connection dropped): anything trusting them must stop; `onState(true)` says they flow again,
+   * and some may have been missed meanwhile. Answers an unsubscribe.
+   */
+  listen(channel: string, listener: NotificationListener): Promise<() => Promise<void>>;
   close(): Promise<void>;
   /** PostgreSQL only: the connection pool's use and waits, for /metrics. */
   poolStats?(): PoolStats;
   /** Embedded only: the whole data directory as a tarball (tests start each file from one). */
   dumpDataDir?(compression?: 'none' | 'gzip'): Promise<Blob>;
+}
+
+export interface NotificationListener {
+  onMessage(payload: string): void;
+  onState(listening: boolean): void;
 }
 
 export interface OpenOptions {
@@ -130,6 +142,11 @@ async function openEmbedded(dataDir: string | undefined, loadDataDir: Blob | und
     async ping() {
       await client.query('select 1');
     },
+    async listen(channel, listener) {
+      const unsubscribe = await client.listen(channel, (payload) => listener.onMessage(payload));
+      listener.onState(true);
+      return unsubscribe;
+    },
     async dumpDataDir(compression = 'none') {
       return client.dumpDataDir(compression);
     },
@@ -168,6 +185,7 @@ async function openPostgres(databaseUrl: string, poolSize: number, timeouts: Dat
       { cause: error },
     );
   }
+  const notifications = new PostgresNotifications(databaseUrl);
   return {
     kind: 'postgres',
     db: drizzlePg(pool) as unknown as Db,
@@ -189,6 +207,7 @@ async function openPostgres(databaseUrl: string, poolSize: number, timeouts: Dat
     async ping() {
       await pool.query('select 1');
     },
+    listen: (channel, listener) => notifications.listen(channel, listener),
     poolStats: () => ({
       max: poolSize,
       total: pool.totalCount,
@@ -198,6 +217,7 @@ async function openPostgres(databaseUrl: string, poolSize: number, timeouts: Dat
       waitSeconds: waits.seconds,
     }),
     async close() {
+      await notifications.close();
       // Closing twice is harmless, as for the embedded database (pg's end() throws the second time).
       if (!pool.ended) await pool.end();
     },
@@ -229,4 +249,96 @@ function measureWaits(pool: pg.Pool): { acquired: number; seconds: number } {
     });
   };
   return totals;
+}
+
+/**
+ * LISTEN on PostgreSQL: one connection outside the pool, opened at the first listen. When it drops,
+ * every listener hears onState(false) at once, and onState(true) once it is back (after a retry
+ * every second), its channels listened to again.
+ */
+class PostgresNotifications {
+  private client: pg.Client | undefined;
+  private connecting: Promise<void> | undefined;
+  private readonly listeners = new Map<string, Set<NotificationListener>>();
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+  private readonly databaseUrl: string;
+
+  constructor(databaseUrl: string) {
+    this.databaseUrl = databaseUrl;
+  }
+
+  async listen(channel: string, listener: NotificationListener): Promise<() => Promise<void>> {
+    let set = this.listeners.get(channel);
+    const fresh = !set;
+    if (!set) this.listeners.set(channel, (set = new Set()));
+    set.add(listener);
+    if (this.client) {
+      if (fresh) await this.client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      listener.onState(true);
+    } else {
+      listener.onState(false);
+      await this.connect();
+    }
+    return async () => {
+      set.delete(listener);
+    };
+  }
+
+  private connect(): Promise<void> {
+    this.connecting ??= this.open().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  private async open(): Promise<void> {
+    if (this.closed) return;
+    const client = new pg.Client({ connectionString: this.databaseUrl });
+    const lost = () => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      this.broadcast(false);
+      client.end().catch(() => {});
+      this.scheduleRetry();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (message) => {
+      for (const listener of this.listeners.get(message.channel) ?? []) listener.onMessage(message.payload ?? '');
+    });
+    try {
+      await client.connect();
+      for (const channel of this.listeners.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch {
+      client.end().catch(() => {});
+      this.scheduleRetry();
+      return;
+    }
+    if (this.closed) {
+      await client.end().catch(() => {});
+      return;
+    }
+    this.client = client;
+    this.broadcast(true);
+  }
+
+  private scheduleRetry(): void {
+    if (this.closed || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      void this.connect();
+    }, 1_000);
+    this.retry.unref();
+  }
+
+  private broadcast(listening: boolean): void {
+    for (const set of this.listeners.values()) for (const listener of set) listener.onState(listening);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    const client = this.client;
+    this.client = undefined;
+    if (client) await client.end().catch(() => {});
+  }
 }

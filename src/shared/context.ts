@@ -1,5 +1,5 @@
 // What every service needs from the outside world, passed explicitly so tests can control it.
-import type { Db } from '../db/client.ts';
+import type { Db, NotificationListener } from '../db/client.ts';
 import type { Translator } from '../adapters/translation/translator.ts';
 import type { Clock } from './clock.ts';
 import type { SecretBox } from './secret-box.ts';
@@ -11,6 +11,8 @@ export interface ServiceContext {
   secrets: SecretBox;
   /** The configured machine translator (TRANSLATOR_URL); undefined: only stored translations are used. */
   translator?: Translator | undefined;
+  /** LISTEN/NOTIFY of the database (caches invalidated by commits, workers woken by them). */
+  notifications?: { listen(channel: string, listener: NotificationListener): Promise<() => Promise<void>> } | undefined;
   /** The languages listings are machine-translated into when their texts are written (TRANSLATOR_LANGUAGES). */
   translatorLanguages?: readonly string[] | undefined;
 }

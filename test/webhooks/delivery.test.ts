@@ -466,6 +466,25 @@ describe('leases', () => {
 });
 
 describe('the worker loop', () => {
+  it('is woken by the commit of an event: delivered long before its (one-minute) poll', async () => {
+    const tenant = await t.tenant();
+    await subscribe(tenant, ['application.created'], '/woken');
+    const loop = runWebhookWorkerLoop(deps(), { pollMs: 60_000, notifications: t.ctx.notifications });
+    try {
+      // Let the loop make its first pass and start waiting on its poll.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (let n = 1; n <= 3; n++) {
+        const started = performance.now();
+        await emit(tenant.companyId, 'application.created', { n });
+        await eventually(() => requestsTo('/woken').length === n, 10_000, `delivery ${n}`);
+        // Without the wake it would wait for the poll: a minute.
+        expect(performance.now() - started).toBeLessThan(10_000);
+      }
+    } finally {
+      await loop.stop();
+    }
+  });
+
   it('delivers on its own while running, and stop() lets the send in flight finish', async () => {
     const tenant = await t.tenant();
     const sub = await subscribe(tenant, ['application.created'], '/loop');

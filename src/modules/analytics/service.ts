@@ -2,11 +2,16 @@ import type { ServiceContext } from '../../shared/context.ts';
 import { ValidationError } from '../../shared/errors.ts';
 import { APPLICATION_STAGES, FUNNEL_STAGES } from '../applications/stages.ts';
 import { JOB_LISTING_STATUSES } from '../reference-data/enums.ts';
+import { keptCount, keptCountsByStatus } from '../../infra/kept-counts/read.ts';
 import {
   countApplicationsByStage,
   countApplicationsPerDay,
   countFunnel,
   countListingsByStatus,
+  keptDailyCounts,
+  keptMedianDaysToHire,
+  keptStageCounts,
+  keptTimeToHire,
   timeToHire,
   type ApplicationScope,
 } from './repo.ts';
@@ -44,13 +49,9 @@ export async function getOverview(ctx: ServiceContext, companyId: string, query:
   const lastDay = query.to ?? utcDay(now);
   const firstDay = utcDay(new Date(dayStart(lastDay).getTime() - (OVERVIEW_DAYS - 1) * DAY_MS));
 
-  const [listings, stages, perDay, funnel, hiring] = await Promise.all([
-    countListingsByStatus(ctx.db, companyId, query.jobListingId),
-    countApplicationsByStage(ctx.db, scope),
-    countApplicationsPerDay(ctx.db, scope, firstDay, lastDay),
-    countFunnel(ctx.db, scope),
-    timeToHire(ctx.db, scope),
-  ]);
+  const { listings, stages, perDay, funnel, hiring } = query.jobListingId
+    ? await listingFigures(ctx, scope, query.jobListingId, firstDay, lastDay)
+    : await companyFigures(ctx, companyId, query, firstDay, lastDay, scope);
   const applicationsByStage = zeroFilled(APPLICATION_STAGES, stages);
   return {
     generatedAt: now.toISOString(),
@@ -72,4 +73,75 @@ export async function getOverview(ctx: ServiceContext, companyId: string, query:
 function round(value: number, digits: number): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
+}
+
+interface Figures {
+  listings: Array<{ status: string; count: number }>;
+  stages: Array<{ status: string; count: number }>;
+  perDay: Array<{ date: string; count: number }>;
+  funnel: number[];
+  hiring: { hires: number; medianDays: number | null };
+}
+
+/** One listing: its few applications are read directly. */
+async function listingFigures(
+  ctx: ServiceContext,
+  scope: ApplicationScope,
+  jobListingId: string,
+  firstDay: string,
+  lastDay: string,
+): Promise<Figures> {
+  const [listings, stages, perDay, funnel, hiring] = await Promise.all([
+    countListingsByStatus(ctx.db, scope.companyId, jobListingId),
+    countApplicationsByStage(ctx.db, scope),
+    countApplicationsPerDay(ctx.db, scope, firstDay, lastDay),
+    countFunnel(ctx.db, scope),
+    timeToHire(ctx.db, scope),
+  ]);
+  return { listings, stages, perDay, funnel, hiring };
+}
+
+/**
+ * The whole company: from the aggregates kept in the same transaction as every change (never a
+ * scan of its applications), so the figures equal a recomputation at any size.
+ */
+async function companyFigures(
+  ctx: ServiceContext,
+  companyId: string,
+  query: AnalyticsOverviewQuery,
+  firstDay: string,
+  lastDay: string,
+  scope: ApplicationScope,
+): Promise<Figures> {
+  const range = { fromDay: query.from, toDay: query.to };
+  const dayRange = { fromDay: query.from && query.from > firstDay ? query.from : firstDay, toDay: lastDay };
+  const dated = Boolean(query.from || query.to);
+  const [listings, stageRows, dayRows, hiring] = await Promise.all([
+    keptCountsByStatus(ctx.db, companyId, 'job_listings'),
+    keptStageCounts(ctx.db, companyId, range),
+    keptDailyCounts(ctx.db, companyId, dayRange),
+    dated
+      ? keptTimeToHire(ctx.db, companyId, scope.from, scope.until)
+      : keptCount(ctx.db, companyId, 'applications', { statuses: ['HIRED'] }).then(async (hires) => ({
+          hires,
+          medianDays: await keptMedianDaysToHire(ctx.db, companyId, hires),
+        })),
+  ]);
+  const byStage = new Map<string, number>();
+  for (const row of stageRows) byStage.set(row.status, (byStage.get(row.status) ?? 0) + row.count);
+  const byDay = new Map(dayRows.map((row) => [row.date, row.count]));
+  const perDay: Array<{ date: string; count: number }> = [];
+  for (let at = dayStart(firstDay).getTime(); at <= dayStart(lastDay).getTime(); at += DAY_MS) {
+    const date = utcDay(new Date(at));
+    perDay.push({ date, count: byDay.get(date) ?? 0 });
+  }
+  return {
+    listings,
+    stages: [...byStage].map(([status, count]) => ({ status, count })),
+    perDay,
+    funnel: FUNNEL_STAGES.map((_, index) =>
+      stageRows.filter((row) => row.furthest >= index).reduce((sum, row) => sum + row.count, 0),
+    ),
+    hiring,
+  };
 }

@@ -1,3 +1,4 @@
+import { KeyCache } from './key-cache.ts';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, UnauthorizedError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import type { Principal, ServiceContext } from '../../shared/context.ts';
@@ -105,9 +106,14 @@ export async function listApiKeys(ctx: ServiceContext, companyId: string): Promi
 
 /** companyId undefined: an operator acting across companies (the CLI). */
 export async function revokeApiKey(ctx: ServiceContext, companyId: string | undefined, id: string): Promise<ApiKeyView> {
-  if (!(await findApiKey(ctx.db, companyId, id))) throw new NotFoundError('API key');
+  const found = await findApiKey(ctx.db, companyId, id);
+  if (!found) throw new NotFoundError('API key');
+  // Answer once this process heard the revocation's notification: every listening server heard
+  // it at the same commit, so the key already fails everywhere when the caller reads the answer.
+  const heard = found.revokedAt === null ? keyCache(ctx)?.nextInvalidation(2_000) : undefined;
   const row = await markApiKeyRevoked(ctx.db, id, ctx.clock.now());
   if (!row) throw new NotFoundError('API key');
+  await heard;
   return toApiKeyView(row, ctx.clock.now());
 }
 
@@ -131,19 +137,40 @@ function startOfMinute(at: Date): Date {
   return new Date(Math.floor(at.getTime() / 60_000) * 60_000);
 }
 
+/** One key cache per process (per database handle), made at the first authentication. */
+const caches = new WeakMap<object, KeyCache<ApiKeyRow>>();
+
+function keyCache(ctx: ServiceContext): KeyCache<ApiKeyRow> | undefined {
+  if (!ctx.notifications) return undefined;
+  let cache = caches.get(ctx.notifications);
+  if (!cache) caches.set(ctx.notifications, (cache = new KeyCache(ctx.notifications, 'api_keys_changed')));
+  return cache;
+}
+
 /**
- * Resolves an X-API-Key header to the calling company. Looked up in the database on every request
- * (one indexed read), so a revoked key fails on its very next request on every server process.
+ * Resolves an X-API-Key header to the calling company. Keys are cached per process (see
+ * key-cache.ts): any change to a key is announced at its commit and drops every server's cache, so
+ * a revoked key fails on its very next request on every server process.
  */
 export async function authenticateApiKey(ctx: ServiceContext, rawKey: string | undefined): Promise<Principal> {
   if (!rawKey) throw new UnauthorizedError('Missing API key: send it in the X-API-Key header');
   if (!isWellFormedApiKey(rawKey)) throw new UnauthorizedError('Invalid API key');
-  const row = await findApiKeyByHash(ctx.db, hashApiKey(rawKey));
-  if (!row) throw new UnauthorizedError('Invalid API key');
+  const hash = hashApiKey(rawKey);
   const now = ctx.clock.now();
+  const cache = keyCache(ctx);
+  let row = cache?.get(hash, now.getTime());
+  if (!row) {
+    const generation = cache?.mark() ?? 0;
+    row = await findApiKeyByHash(ctx.db, hash);
+    if (row) cache?.set(hash, row, now.getTime(), generation);
+  }
+  if (!row) throw new UnauthorizedError('Invalid API key');
   if (row.revokedAt !== null) throw new UnauthorizedError('API key has been revoked');
   if (row.expiresAt <= now) throw new UnauthorizedError('API key has expired');
   const minute = startOfMinute(now);
-  if (row.lastUsedAt === null || row.lastUsedAt < minute) await touchApiKeyLastUsed(ctx.db, row.id, minute);
+  if (row.lastUsedAt === null || row.lastUsedAt < minute) {
+    await touchApiKeyLastUsed(ctx.db, row.id, minute);
+    row.lastUsedAt = minute;
+  }
   return { companyId: row.companyId, scopes: row.scopes, apiKeyId: row.id };
 }

@@ -2,6 +2,7 @@ import { and, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
+import { keptCount } from '../../infra/kept-counts/read.ts';
 import { applications, applicationStatusHistory } from './tables.ts';
 
 export type ApplicationRow = typeof applications.$inferSelect;
@@ -87,6 +88,35 @@ export interface ApplicationFilters {
   updatedSince?: Date | undefined;
 }
 
+/** From this offset on, an offset page starts from the day it falls in (see deepPageIds). */
+const DEEP_OFFSET = 2_000;
+
+/**
+ * The ids of a deep offset page (newest first), found without walking the offset: the kept per-day
+ * counts (migration 0015) say on which UTC day of submission the offset falls and how many newer
+ * rows come before that day, so the (company, applied_at, id) index is entered at that day's end
+ * and walked only within it. One statement, so counts and rows come from the same snapshot: the
+ * page is exactly the one a plain OFFSET gives. Past the end no day is found: no rows.
+ */
+function deepPageIds(companyId: string, statuses: string[] | undefined, page: { limit: number; offset: number }): SQL {
+  const list = statuses && statuses.length > 0 ? sql.join(statuses.map((status) => sql`${status}`), sql`, `) : undefined;
+  // The day's end bound is a scalar subquery so it enters the index condition (NULL past the end:
+  // no rows). Parenthesized: it is used as `id in (...)`.
+  return sql`(with days as (
+      select day, sum(n) as n from application_daily_counts
+      where company_id = ${companyId} ${list ? sql`and status in (${list})` : sql``}
+      group by day having sum(n) <> 0
+    ), target as (
+      select day, before from (select day, n, sum(n) over (order by day desc) - n as before from days) c
+      where before <= ${page.offset} and before + n > ${page.offset}
+    )
+    select a.id from applications a
+    where a.company_id = ${companyId} ${list ? sql`and a.status in (${list})` : sql``}
+      and a.applied_at < (select (day + 1)::timestamp at time zone 'UTC' from target)
+    order by a.applied_at desc, a.id desc
+    offset (select ${page.offset} - before from target) limit ${page.limit})`;
+}
+
 export async function listApplications(
   db: Db,
   companyId: string,
@@ -100,15 +130,30 @@ export async function listApplications(
   if (filters.statuses && filters.statuses.length > 0) conditions.push(inArray(applications.status, filters.statuses));
   if (filters.updatedSince) conditions.push(gte(applications.updatedAt, filters.updatedSince));
   const where = and(...conditions);
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(applications)
-      .where(and(where, keysetAfter(sortKeys, page)))
-      .orderBy(...keysetOrderBy(sortKeys, page))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(applications).where(where),
+  // Unfiltered or by status only: the kept count, never a count of rows.
+  const kept = !filters.jobListingId && !filters.candidateId && !filters.updatedSince;
+  const deep = kept && !page.ordering.sync && page.after === undefined && page.offset >= DEEP_OFFSET;
+  const [rows, total] = await Promise.all([
+    deep
+      ? db
+          .select()
+          .from(applications)
+          .where(inArray(applications.id, deepPageIds(companyId, filters.statuses, page)))
+          .orderBy(desc(applications.appliedAt), desc(applications.id))
+      : db
+          .select()
+          .from(applications)
+          .where(and(where, keysetAfter(sortKeys, page)))
+          .orderBy(...keysetOrderBy(sortKeys, page))
+          .limit(page.limit)
+          .offset(page.offset),
+    kept
+      ? keptCount(db, companyId, 'applications', { statuses: filters.statuses })
+      : db
+          .select({ total: count() })
+          .from(applications)
+          .where(where)
+          .then(([row]) => row.total),
   ]);
   return { rows, total };
 }

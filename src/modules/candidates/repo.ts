@@ -2,6 +2,7 @@ import { and, count, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm
 import { queryRows, type Db } from '../../db/client.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
+import { keptCount } from '../../infra/kept-counts/read.ts';
 import { candidates } from './tables.ts';
 
 export type CandidateRow = Omit<typeof candidates.$inferSelect, 'searchVector' | 'erasedAt'>;
@@ -110,7 +111,7 @@ export async function listCandidates(
       ? [rank, candidates.createdAt, candidates.id]
       : [candidates.createdAt, candidates.id];
 
-  const [rows, [{ total }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db
       .select({ ...candidateColumns, rank: sql<number>`(${rank})::float8`.mapWith(Number) })
       .from(candidates)
@@ -118,7 +119,14 @@ export async function listCandidates(
       .orderBy(...keysetOrderBy(sortKeys, page))
       .limit(page.limit)
       .offset(page.offset),
-    db.select({ total: count() }).from(candidates).where(where),
+    // Unfiltered: the kept count, never a count of rows.
+    query || filters.updatedSince
+      ? db
+          .select({ total: count() })
+          .from(candidates)
+          .where(where)
+          .then(([row]) => row.total)
+      : keptCount(db, companyId, 'candidates'),
   ]);
   return { rows, total };
 }

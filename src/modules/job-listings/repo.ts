@@ -3,6 +3,7 @@ import { and, asc, count, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
+import { keptCount } from '../../infra/kept-counts/read.ts';
 import {
   jobListingBenefits,
   jobListingHiringSteps,
@@ -178,7 +179,7 @@ export async function listJobListingRows(
     filter.statuses ? inArray(jobListings.status, filter.statuses) : ne(jobListings.status, 'ARCHIVED'),
     filter.updatedSince ? gte(jobListings.updatedAt, filter.updatedSince) : undefined,
   );
-  const [rows, [{ total }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db
       .select({
         id: jobListings.id,
@@ -195,7 +196,14 @@ export async function listJobListingRows(
       .orderBy(...keysetOrderBy(sortKeys, position))
       .limit(position.limit)
       .offset(position.offset),
-    db.select({ total: count() }).from(jobListings).where(where),
+    // Without updatedSince: the kept count by status (every status but ARCHIVED by default).
+    filter.updatedSince
+      ? db
+          .select({ total: count() })
+          .from(jobListings)
+          .where(where)
+          .then(([row]) => row.total)
+      : keptCount(db, filter.companyId, 'job_listings', filter.statuses ? { statuses: filter.statuses } : { exceptStatuses: ['ARCHIVED'] }),
   ]);
   return { rows, total };
 }

@@ -8,6 +8,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
+import type { ServiceContext } from '../../shared/context.ts';
 import { noDeliveryMetrics, type DeliveryMetrics } from '../../shared/metrics.ts';
 import {
   claimDueDeliveries,
@@ -235,13 +236,34 @@ export interface WebhookWorker {
 
 export interface LoopOptions {
   pollMs: number;
+  /** Wakes the loop when an outbox event is committed (NOTIFY events_recorded, migration 0016). */
+  notifications?: ServiceContext['notifications'];
 }
 
 /** The long-running loop: keeps up to `concurrency` sends in flight, polls when idle. */
 export function runWebhookWorkerLoop(deps: WorkerDeps, options: LoopOptions): WebhookWorker {
   let stopped = false;
   let wake: (() => void) | undefined;
+  /** An event was committed since the last pass began: pass again before pausing. */
+  let signalled = false;
   const inFlight = new Set<Promise<void>>();
+  // Woken by the commit of each outbox write, a delivery leaves within milliseconds; the poll
+  // stays as the safety net (a lost connection, a retry coming due).
+  const unlisten = options.notifications
+    ?.listen('events_recorded', {
+      onMessage: () => {
+        signalled = true;
+        wake?.();
+      },
+      onState: () => {
+        signalled = true;
+        wake?.();
+      },
+    })
+    .catch((error: unknown) => {
+      deps.log.error({ err: error }, 'webhook worker could not listen for new events; polling only');
+      return undefined;
+    });
 
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -259,6 +281,7 @@ export function runWebhookWorkerLoop(deps: WorkerDeps, options: LoopOptions): We
   const loop = (async () => {
     while (!stopped) {
       let progressed = false;
+      signalled = false;
       try {
         if ((await dispatchEventBatch(deps)) > 0) progressed = true;
         const free = deps.concurrency - inFlight.size;
@@ -275,9 +298,10 @@ export function runWebhookWorkerLoop(deps: WorkerDeps, options: LoopOptions): We
         deps.log.error({ err: error }, 'webhook worker pass failed');
       }
       if (stopped) break;
-      if (!progressed || inFlight.size >= deps.concurrency) await pause(options.pollMs);
+      if ((!progressed && !signalled) || inFlight.size >= deps.concurrency) await pause(options.pollMs);
     }
     await Promise.allSettled([...inFlight]);
+    await (await unlisten)?.();
   })();
 
   return {
@@ -292,6 +316,7 @@ export function runWebhookWorkerLoop(deps: WorkerDeps, options: LoopOptions): We
 /** What a process gives the delivery worker: built once by it (src/deps.ts), which also closes the transport. */
 export interface DeliveryInput {
   db: Db;
+  notifications?: ServiceContext['notifications'];
   config: Pick<Config, 'webhookLeaseSeconds' | 'webhookConcurrency' | 'webhookSubscriptionConcurrency' | 'webhookPollMs'>;
   clock: Clock;
   secrets: SecretBox;
@@ -320,7 +345,7 @@ export function deliveryDeps(input: DeliveryInput): WorkerDeps {
  * the server is the only worker there) or the `npm run worker` entry.
  */
 export function startWebhookWorker(input: DeliveryInput): WebhookWorker {
-  const worker = runWebhookWorkerLoop(deliveryDeps(input), { pollMs: input.config.webhookPollMs });
+  const worker = runWebhookWorkerLoop(deliveryDeps(input), { pollMs: input.config.webhookPollMs, notifications: input.notifications });
   input.log.info(
     {
       pollMs: input.config.webhookPollMs,

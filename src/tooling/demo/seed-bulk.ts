@@ -254,16 +254,23 @@ async function insertApplications(
     when 'HIRED' then array['ACTIVE','IN_REVIEW','INTERVIEW','OFFER','HIRED']
     when 'REJECTED' then case when get_byte(uuid_send(a.id), 15) % 3 = 0 then array['ACTIVE','IN_REVIEW','INTERVIEW','REJECTED'] else array['ACTIVE','IN_REVIEW','REJECTED'] end
     else array['ACTIVE','WITHDRAWN'] end`;
+  // The furthest funnel stage of that path (migration 0015 keeps it from the moves; inserted whole
+  // here, so it is given): REJECTED after an interview reached INTERVIEW, else IN_REVIEW.
+  const furthest = sql`case ${stage} when 'ACTIVE' then 0 when 'IN_REVIEW' then 1 when 'INTERVIEW' then 2 when 'OFFER' then 3
+    when 'HIRED' then 4 when 'REJECTED' then case when get_byte(uuid_send(${uuidFor(tag, 'A', n)}), 15) % 3 = 0 then 2 else 1 end
+    else 0 end`;
   const [row] = await queryRows<{ history: number }>(
     tx,
     sql`
     with inserted as (
-      insert into applications (id, company_id, job_listing_id, candidate_id, status, source, cover_letter, applied_at, updated_at)
+      insert into applications (id, company_id, job_listing_id, candidate_id, status, source, cover_letter, applied_at, updated_at,
+        furthest_stage)
       select ${uuidFor(tag, 'A', n)}, ${companyId}, ${uuidFor(tag, 'L', k)}, ${uuidFor(tag, 'C', sql`(n % ${candidates})`)},
         ${stage}, ${pick(APPLICATION_SOURCES.filter((source) => source !== 'IMPORTED'), scramble(n, 103, 1000))}, null,
         w.applied_at,
         case when ${stage} = 'ACTIVE' then w.applied_at
-             else least(w.applied_at + make_interval(days => 1 + ${scramble(n, 107, 40)}, hours => ${scramble(n, 109, 24)}), ${now}::timestamptz) end
+             else least(w.applied_at + make_interval(days => 1 + ${scramble(n, 107, 40)}, hours => ${scramble(n, 109, 24)}), ${now}::timestamptz) end,
+        ${furthest}
       from generate_series(${first}::int, ${last}::int) as n
       cross join lateral (
         select ${publishedAt} as opened, coalesce(${closedAt}, ${now}::timestamptz) as closes

@@ -1,0 +1,264 @@
+// The kept counts and aggregates (migration 0015) equal a recomputation from the rows themselves
+// after any mix of creates, status moves, imports and deletes, made through the HTTP interface:
+// list totals, the per-company counts, the daily aggregates, the hires, and the overview the API
+// answers (compared with the same figures computed by full scans). On PostgreSQL (DATABASE_URL)
+// the mix also runs as several concurrent writers on one company.
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/client.ts';
+import { compactKeptCounts } from '../../src/infra/kept-counts/compact.ts';
+import {
+  countApplicationsByStage,
+  countApplicationsPerDay,
+  countFunnel,
+  countListingsByStatus,
+  timeToHire,
+} from '../../src/modules/analytics/repo.ts';
+import { APPLICATION_STAGES, FUNNEL_STAGES } from '../../src/modules/applications/stages.ts';
+import { JOB_LISTING_STATUSES } from '../../src/modules/reference-data/enums.ts';
+import { DAY_MS } from '../helpers/clock.ts';
+import { applicant } from '../helpers/factories.ts';
+import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
+
+const onPostgres = Boolean(process.env.DATABASE_URL);
+
+type Op =
+  | { kind: 'createListing' }
+  | { kind: 'publish' | 'close' | 'archive' | 'deleteListing'; listing: number }
+  | { kind: 'submit'; listing: number; person: number }
+  | { kind: 'move'; application: number; status: string }
+  | { kind: 'import'; listing: number | null; people: number[] }
+  | { kind: 'eraseCandidate'; person: number }
+  | { kind: 'nextDay'; days: number }
+  | { kind: 'compact' };
+
+const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 2, arbitrary: fc.constant({ kind: 'createListing' as const }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constantFrom('publish' as const, 'close' as const, 'archive' as const, 'deleteListing' as const), listing: fc.nat(20) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('submit' as const), listing: fc.nat(20), person: fc.nat(30) }) },
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('move' as const), application: fc.nat(60), status: fc.constantFrom(...APPLICATION_STAGES) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('import' as const),
+      listing: fc.option(fc.nat(20), { nil: null }),
+      people: fc.uniqueArray(fc.nat(30), { minLength: 1, maxLength: 6 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('eraseCandidate' as const), person: fc.nat(30) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('nextDay' as const), days: fc.integer({ min: 1, max: 3 }) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'compact' as const }) },
+);
+
+/** What one writer has seen: ids it can aim later operations at. */
+interface Seen {
+  listings: string[];
+  applications: string[];
+}
+
+async function apply(t: TestApp, tenant: Tenant, seen: Seen, op: Op): Promise<void> {
+  const pick = (ids: string[], n: number) => (ids.length === 0 ? undefined : ids[n % ids.length]);
+  const call = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) => {
+    const res = await t.app.inject({ method, url: `/public/v1${url}`, headers: tenant.headers, ...(payload ? { payload } : {}) });
+    // Refusals (404 for a deleted row, 409 for a move the lifecycle forbids) are expected; a 5xx
+    // (a deadlock among the counters, say) is not.
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(500);
+    return res;
+  };
+  switch (op.kind) {
+    case 'createListing': {
+      const res = await call('POST', '/job-listings', { position: 'Engineer', positionType: 'FULL_TIME', workPlaceType: 'REMOTE' });
+      seen.listings.push(res.json().id);
+      return;
+    }
+    case 'publish':
+    case 'close':
+    case 'archive': {
+      const id = pick(seen.listings, op.listing);
+      if (id) await call('POST', `/job-listings/${id}/${op.kind}`);
+      return;
+    }
+    case 'deleteListing': {
+      const id = pick(seen.listings, op.listing);
+      if (id) await call('DELETE', `/job-listings/${id}`);
+      return;
+    }
+    case 'submit': {
+      const id = pick(seen.listings, op.listing);
+      if (!id) return;
+      const res = await call('POST', '/applications', { jobListingId: id, candidate: applicant(`p${op.person}@example.com`) });
+      if (res.statusCode === 201) seen.applications.push(res.json().id);
+      return;
+    }
+    case 'move': {
+      const id = pick(seen.applications, op.application);
+      if (id) await call('PATCH', `/applications/${id}/status`, { status: op.status });
+      return;
+    }
+    case 'import': {
+      const listing = op.listing === null ? undefined : pick(seen.listings, op.listing);
+      const res = await call('POST', '/candidates/import', {
+        candidates: op.people.map((person) => applicant(`p${person}@example.com`)),
+        ...(listing ? { jobListingId: listing } : {}),
+      });
+      if (res.statusCode === 200) {
+        for (const row of res.json().results) if (row.applicationId) seen.applications.push(row.applicationId);
+      }
+      return;
+    }
+    case 'eraseCandidate':
+      // No erasure endpoint on this branch yet: the deletes it makes (the candidate's
+      // applications, their history by cascade, then the candidate) are made directly.
+      await t.database.db.transaction(async (tx) => {
+        const email = `p${op.person}@example.com`;
+        // The candidate first, as an erasure must: an import of the same person waits here.
+        await tx.execute(sql`select id from candidates where company_id = ${tenant.companyId} and lower(email) = ${email} for update`);
+        await tx.execute(sql`delete from applications where company_id = ${tenant.companyId}
+          and candidate_id in (select id from candidates where company_id = ${tenant.companyId} and lower(email) = ${email})`);
+        await tx.execute(sql`delete from candidates where company_id = ${tenant.companyId} and lower(email) = ${email}`);
+      });
+      return;
+    case 'nextDay':
+      t.clock.advance(op.days * DAY_MS);
+      return;
+    case 'compact':
+      await compactKeptCounts(t.database.db);
+      return;
+  }
+}
+
+/** Every kept figure of the company next to the same figure counted from the rows. */
+async function expectKeptEqualsRecomputed(t: TestApp, tenant: Tenant): Promise<void> {
+  const db = t.database.db;
+  const companyId = tenant.companyId;
+  const kept = await queryRows<{ resource: string; status: string; n: number }>(
+    db,
+    sql`select resource, status, sum(n)::int as n from company_counts where company_id = ${companyId}
+        group by 1, 2 having sum(n) <> 0 order by 1, 2`,
+  );
+  const counted = await queryRows<{ resource: string; status: string; n: number }>(
+    db,
+    sql`select * from (
+          select 'applications' as resource, status, count(*)::int as n from applications where company_id = ${companyId} group by status
+          union all select 'candidates', '', count(*)::int from candidates where company_id = ${companyId} having count(*) > 0
+          union all select 'job_listings', status, count(*)::int from job_listings where company_id = ${companyId} group by status
+        ) c order by 1, 2`,
+  );
+  expect(kept).toEqual(counted);
+
+  const keptDaily = await queryRows(
+    db,
+    sql`select day::text, status, furthest_stage::int as f, sum(n)::int as n from application_daily_counts
+        where company_id = ${companyId} group by 1, 2, 3 having sum(n) <> 0 order by 1, 2, 3`,
+  );
+  // The furthest funnel stage recomputed from the history, as the funnel defines it.
+  const countedDaily = await queryRows(
+    db,
+    sql`select day::text, status, f, count(*)::int as n from (
+          select (a.applied_at at time zone 'UTC')::date as day, a.status,
+                 coalesce((select max(funnel_rank(h.to_status)) from application_status_history h where h.application_id = a.id), -1)::int as f
+          from applications a where a.company_id = ${companyId}
+        ) x group by 1, 2, 3 order by 1, 2, 3`,
+  );
+  expect(keptDaily).toEqual(countedDaily);
+
+  // List totals, unfiltered and by status.
+  const total = async (url: string) =>
+    (await t.app.inject({ method: 'GET', url: `/public/v1${url}`, headers: tenant.headers })).json().pagination.totalElements;
+  const rows = async (query: ReturnType<typeof sql>) => (await queryRows<{ n: number }>(db, query))[0].n;
+  expect(await total('/applications?size=1')).toBe(await rows(sql`select count(*)::int as n from applications where company_id = ${companyId}`));
+  expect(await total('/applications?size=1&status=HIRED&status=OFFER')).toBe(
+    await rows(sql`select count(*)::int as n from applications where company_id = ${companyId} and status in ('HIRED', 'OFFER')`),
+  );
+  expect(await total('/candidates?size=1')).toBe(await rows(sql`select count(*)::int as n from candidates where company_id = ${companyId}`));
+  expect(await total('/job-listings?size=1')).toBe(
+    await rows(sql`select count(*)::int as n from job_listings where company_id = ${companyId} and status <> 'ARCHIVED'`),
+  );
+
+  // The overview, whole company, with and without a date range, against full scans.
+  const today = t.clock.now().toISOString().slice(0, 10);
+  const weekAgo = new Date(t.clock.now().getTime() - 7 * DAY_MS).toISOString().slice(0, 10);
+  for (const range of [{}, { from: weekAgo }, { from: weekAgo, to: today }, { to: weekAgo }] as Array<{ from?: string; to?: string }>) {
+    const query = new URLSearchParams(range).toString();
+    const res = await t.app.inject({ method: 'GET', url: `/public/v1/analytics/overview?${query}`, headers: tenant.headers });
+    expect(res.statusCode).toBe(200);
+    const answered = res.json();
+    const lastDay = range.to ?? today;
+    const firstDay = new Date(new Date(`${lastDay}T00:00:00Z`).getTime() - 29 * DAY_MS).toISOString().slice(0, 10);
+    const scope = {
+      companyId,
+      from: range.from ? new Date(`${range.from}T00:00:00Z`) : undefined,
+      until: range.to ? new Date(new Date(`${range.to}T00:00:00Z`).getTime() + DAY_MS) : undefined,
+    };
+    const byStage = Object.fromEntries(APPLICATION_STAGES.map((stage) => [stage, 0]));
+    for (const row of await countApplicationsByStage(db, scope)) byStage[row.status] = row.count;
+    const listings = Object.fromEntries(JOB_LISTING_STATUSES.map((status) => [status, 0]));
+    for (const row of await countListingsByStatus(db, companyId, undefined)) listings[row.status] = row.count;
+    const funnel = await countFunnel(db, scope);
+    const hiring = await timeToHire(db, scope);
+    expect(answered.jobListingsByStatus).toEqual(listings);
+    expect(answered.applicationsByStage).toEqual(byStage);
+    expect(answered.applicationsPerDay).toEqual(await countApplicationsPerDay(db, scope, firstDay, lastDay));
+    expect(answered.funnel.map((step: { count: number }) => step.count)).toEqual(FUNNEL_STAGES.map((_, i) => funnel[i]));
+    expect(answered.hires).toBe(hiring.hires);
+    expect(answered.medianDaysToHire).toBe(hiring.medianDays === null ? null : Math.round(hiring.medianDays * 100) / 100);
+  }
+}
+
+describe('kept counts and aggregates equal a recomputation', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ DB_POOL_TIMEOUT_MS: '0' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('after a random mix of creates, status moves, imports and deletes', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArbitrary, { minLength: 10, maxLength: 60 }), async (ops) => {
+        const tenant = await t.tenant();
+        const seen: Seen = { listings: [], applications: [] };
+        for (const op of ops) await apply(t, tenant, seen, op);
+        await expectKeptEqualsRecomputed(t, tenant);
+        // Folding the deltas changes no figure.
+        await compactKeptCounts(t.database.db);
+        await expectKeptEqualsRecomputed(t, tenant);
+      }),
+      { numRuns: 5 },
+    );
+  }, 300_000);
+
+  // PGlite serves one transaction at a time: writers cannot overlap there.
+  it.skipIf(!onPostgres)('after four concurrent writers on one company (PostgreSQL)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(opArbitrary, { minLength: 10, maxLength: 40 }), { minLength: 4, maxLength: 4 }), async (writers) => {
+        const tenant = await t.tenant();
+        // A few listings and applications every writer can aim at, so they collide on rows.
+        const shared: Seen = { listings: [], applications: [] };
+        for (let i = 0; i < 3; i++) await apply(t, tenant, shared, { kind: 'createListing' });
+        for (let i = 0; i < 3; i++) await apply(t, tenant, shared, { kind: 'publish', listing: i });
+        for (let i = 0; i < 6; i++) await apply(t, tenant, shared, { kind: 'submit', listing: i, person: i });
+        let writing = true;
+        const compacting = (async () => {
+          // Compactions run beside the writers, as the server's and the worker's do.
+          while (writing) await compactKeptCounts(t.database.db);
+        })();
+        await Promise.all(
+          writers.map(async (ops) => {
+            const seen: Seen = { listings: [...shared.listings], applications: [...shared.applications] };
+            // Not erasure here: a submit reading its application back while the candidate is
+            // erased answers 500 (a race of the read-back, not of the counts; see the note of
+            // issue 12). Deletes still run here through listing deletes and cascades.
+            for (const op of ops) if (op.kind !== 'nextDay' && op.kind !== 'eraseCandidate') await apply(t, tenant, seen, op);
+          }),
+        ).finally(() => (writing = false));
+        await compacting;
+        await expectKeptEqualsRecomputed(t, tenant);
+      }),
+      // Interleavings do not replay, so shrinking would only rerun different cases.
+      { numRuns: 4, endOnFailure: true },
+    );
+  }, 300_000);
+});
