@@ -14,15 +14,7 @@ import ts from 'typescript';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** file:name -> why it may stay exported without another caller. */
-const ALLOWED: Record<string, string> = {
-  // The company dashboard (review queue, settings, members) is their caller; kept for it
-  // (docs/decisions.md, "Code structure").
-  'src/modules/job-listings/moves.ts:approveJobListing': 'dashboard review queue',
-  'src/modules/job-listings/moves.ts:rejectJobListing': 'dashboard review queue',
-  'src/modules/companies/service.ts:updateCompanySettings': 'dashboard settings (default language, review switch)',
-  'src/modules/users/service.ts:addMembership': 'dashboard members',
-  'src/modules/users/service.ts:removeMembership': 'dashboard members',
-};
+const ALLOWED: Record<string, string> = {};
 
 const isTest = (file: string) => /\.test\.ts$/.test(file) || relative(ROOT, file).startsWith(`test/`) || relative(ROOT, file).startsWith('sdk/test/');
 const inSrc = (file: string) => relative(ROOT, file).startsWith('src/');

@@ -2,11 +2,10 @@
 // signInVerifiedUser: the one place that decides who the person is and which company they act for.
 import { randomUUID } from 'node:crypto';
 import type { ServiceContext } from '../../shared/context.ts';
-import { DomainError, NotFoundError, ValidationError } from '../../shared/errors.ts';
+import { DomainError, ValidationError } from '../../shared/errors.ts';
 import { createCompany } from '../companies/service.ts';
 import { acceptInvitation } from './members.ts';
 import {
-  deleteMembership,
   findMembershipOfUser,
   findUser,
   insertMembership,
@@ -16,7 +15,6 @@ import {
 } from './repo.ts';
 
 export type Role = 'ADMIN' | 'MEMBER';
-export const ROLES: readonly Role[] = ['ADMIN', 'MEMBER'];
 
 export interface UserView {
   id: string;
@@ -123,15 +121,3 @@ export async function getMembership(ctx: ServiceContext, userId: string): Promis
   return row ? toMembershipView(row) : undefined;
 }
 
-/** Adds (or changes the role of) a membership: invitations accepted, tests, operators. */
-export async function addMembership(ctx: ServiceContext, input: { userId: string; companyId: string; role: Role }): Promise<MembershipView> {
-  if (!ROLES.includes(input.role)) throw ValidationError.field('role', `must be one of ${ROLES.join(', ')}`);
-  const row: MembershipRow = { ...input, createdAt: ctx.clock.now() };
-  await insertMembership(ctx.db, row);
-  return toMembershipView(row);
-}
-
-/** Removes a membership: the user's tokens stop reaching the company on their next request. */
-export async function removeMembership(ctx: ServiceContext, userId: string, companyId: string): Promise<void> {
-  if (!(await deleteMembership(ctx.db, userId, companyId))) throw new NotFoundError('Membership');
-}
