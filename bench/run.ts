@@ -19,6 +19,14 @@ import pg from 'pg';
 import type { LoadResult, LoadSpec } from './load.ts';
 
 const quick = process.argv.includes('--quick');
+// `--only lists,patch` measures only the named groups (lists, deep, overview, search, cursor,
+// webhooks, patch, auth): for working on one figure without waiting for the rest.
+const GROUPS = ['lists', 'deep', 'overview', 'search', 'cursor', 'webhooks', 'patch', 'auth'] as const;
+type Group = (typeof GROUPS)[number];
+const onlyArg = process.argv.indexOf('--only');
+const only = onlyArg >= 0 ? new Set(process.argv[onlyArg + 1]?.split(',')) : undefined;
+for (const name of only ?? []) if (!GROUPS.includes(name as Group)) throw new Error(`--only: unknown group ${name}; known: ${GROUPS.join(', ')}`);
+const wanted = (group: Group): boolean => !only || only.has(group);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SEED_VERSION = '1';
 const SCALE = quick
@@ -234,8 +242,10 @@ async function main(): Promise<void> {
   }
   for (const path of ['/pg/listings', '/pg/applications', '/pg/candidates']) await load({ url: c(path), connections: 4, seconds: 1 });
 
-  const memory = await load({ url: c('/memory/listings'), connections: 10, seconds: SECONDS });
-  figure('ceiling_a_memory_rps', memory.rps, 'req/s', 'reference', null);
+  if (wanted('lists')) {
+    const memory = await load({ url: c('/memory/listings'), connections: 10, seconds: SECONDS });
+    figure('ceiling_a_memory_rps', memory.rps, 'req/s', 'reference', null);
+  }
   const ceilingB: Record<string, LoadResult> = {};
   const lists = [
     ['listings', '/job-listings'],
@@ -243,36 +253,58 @@ async function main(): Promise<void> {
     ['candidates', '/candidates'],
   ] as const;
   for (const [resource, path] of lists) {
+    if (!wanted('lists') && !(resource === 'listings' && wanted('patch'))) continue;
     ceilingB[resource] = await load({ url: c(`/pg/${resource}`), connections: 10, seconds: SECONDS });
     figure(`ceiling_b_${resource}_rps`, ceilingB[resource].rps, 'req/s', 'reference', null);
+    if (!wanted('lists')) continue;
     const measured = await load({ url: `${api}${path}?size=20`, connections: 10, seconds: SECONDS, headers: bigHeaders });
     const ratio = measured.rps / ceilingB[resource].rps;
     figure(`list_${resource}_rps`, measured.rps, 'req/s', 'reference', null, `p99 ${measured.p99} ms`);
     figure(`list_${resource}_ratio`, ratio, 'ratio', '>= 0.8', ratio >= 0.8);
   }
 
-  const deep = await load({ url: `${api}/applications?page=${DEEP_PAGE}&size=20`, connections: 10, seconds: SECONDS, headers: bigHeaders });
-  figure('deep_page_p99_ms', deep.p99, 'ms', '< 50', deep.p99 < 50, `page ${DEEP_PAGE}, ${deep.rps.toFixed(0)} req/s`);
+  if (wanted('deep')) {
+    const deep = await load({ url: `${api}/applications?page=${DEEP_PAGE}&size=20`, connections: 10, seconds: SECONDS, headers: bigHeaders });
+    figure('deep_page_p99_ms', deep.p99, 'ms', '< 50', deep.p99 < 50, `page ${DEEP_PAGE}, ${deep.rps.toFixed(0)} req/s`);
+  }
 
-  const overview = await load({ url: `${api}/analytics/overview`, connections: 4, seconds: SECONDS, headers: bigHeaders });
-  figure('overview_p99_ms', overview.p99, 'ms', '< 50', overview.p99 < 50, `${overview.rps.toFixed(0)} req/s`);
+  if (wanted('overview')) {
+    const overview = await load({ url: `${api}/analytics/overview`, connections: 4, seconds: SECONDS, headers: bigHeaders });
+    figure('overview_p99_ms', overview.p99, 'ms', '< 50', overview.p99 < 50, `${overview.rps.toFixed(0)} req/s`);
+  }
 
-  const searchTotal = ((await (await fetch(`${api}/candidates?q=c12&size=1`, { headers: bigHeaders })).json()) as {
-    pagination: { totalElements: number };
-  }).pagination.totalElements;
-  const search = await load({ url: `${api}/candidates?q=c12&size=20`, connections: 10, seconds: SECONDS, headers: bigHeaders });
-  figure('candidate_search_p99_ms', search.p99, 'ms', '< 50', search.p99 < 50, `q=c12 matches ${searchTotal} of ${SCALE.candidates}`);
+  if (wanted('search')) {
+    const searchTotal = ((await (await fetch(`${api}/candidates?q=c12&size=1`, { headers: bigHeaders })).json()) as {
+      pagination: { totalElements: number };
+    }).pagination.totalElements;
+    const search = await load({ url: `${api}/candidates?q=c12&size=20`, connections: 10, seconds: SECONDS, headers: bigHeaders });
+    figure('candidate_search_p99_ms', search.p99, 'ms', '< 50', search.p99 < 50, `q=c12 matches ${searchTotal} of ${SCALE.candidates}`);
+  }
 
-  await measureCursor(api, bigHeaders).catch((error: unknown) =>
-    figure('cursor_deep_p99_ms', null, 'ms', '< 10', false, `failed: ${(error as Error).message.slice(0, 120)}`),
-  );
+  if (wanted('cursor')) {
+    await measureCursor(api, bigHeaders).catch((error: unknown) =>
+      figure('cursor_deep_p99_ms', null, 'ms', '< 10', false, `failed: ${(error as Error).message.slice(0, 120)}`),
+    );
+  }
   // Before the status-move load below, whose outbox events the worker would still be working off.
-  await measureWebhooks(api, seeded.hookCompanyId, hookKey);
+  if (wanted('webhooks')) await measureWebhooks(api, seeded.hookCompanyId, hookKey);
 
-  // Status moves on random applications of the big company (no subscriptions there: the outbox and
-  // history rows are written, nothing is sent).
+  if (wanted('patch')) await measurePatch(api, seeded.bigCompanyId, bigHeaders, ceilingB.listings);
+  clearInterval(sampler);
+  figure('rss_mb_under_load', rssPeak, 'MB', '< 250', rssPeak < 250, 'peak server RSS over the loads measured');
+
+  if (wanted('auth')) {
+    await measureAuth(bigKey).catch((error: unknown) =>
+      figure('auth_overhead_ratio', null, 'ratio', '>= 0.9', false, `failed: ${(error as Error).message.slice(0, 120)}`),
+    );
+  }
+}
+
+/** Status moves on random applications of the big company (no subscriptions there: the outbox and
+ * history rows are written, nothing is sent). */
+async function measurePatch(api: string, bigCompanyId: string, bigHeaders: Record<string, string>, ceilingListings: LoadResult): Promise<void> {
   const ids = await withPg(benchUrl, async (client) =>
-    (await client.query('select id from applications where company_id = $1 order by random() limit 5000', [seeded.bigCompanyId])).rows.map(
+    (await client.query('select id from applications where company_id = $1 order by random() limit 5000', [bigCompanyId])).rows.map(
       (row: { id: string }) => row.id,
     ),
   );
@@ -286,14 +318,8 @@ async function main(): Promise<void> {
     paths: ids.map((id) => `/public/v1/applications/${id}/status`),
     bodies: STAGES.map((status) => JSON.stringify({ status })),
   });
-  const patchRatio = patch.rps / ceilingB.listings.rps;
+  const patchRatio = patch.rps / ceilingListings.rps;
   figure('status_patch_rps', patch.rps, 'req/s', '>= 0.5 of ceiling (b)', patchRatio >= 0.5, `${patchRatio.toFixed(2)} of ceiling (b); p99 ${patch.p99} ms`);
-  clearInterval(sampler);
-  figure('rss_mb_under_load', rssPeak, 'MB', '< 250', rssPeak < 250, 'peak server RSS over the list, search, overview and patch loads');
-
-  await measureAuth(bigKey).catch((error: unknown) =>
-    figure('auth_overhead_ratio', null, 'ratio', '>= 0.9', false, `failed: ${(error as Error).message.slice(0, 120)}`),
-  );
 }
 
 async function measureCursor(api: string, headers: Record<string, string>): Promise<void> {
@@ -430,9 +456,11 @@ printTable();
 const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GB, Node ${process.version}`;
 const resultsDir = `${ROOT}bench/results`;
 mkdirSync(resultsDir, { recursive: true });
+// A partial run (--only) must not pass for the whole table.
+const resultsFile = only ? 'partial.json' : 'latest.json';
 writeFileSync(
-  `${resultsDir}/latest.json`,
+  `${resultsDir}/${resultsFile}`,
   `${JSON.stringify({ at: new Date().toISOString(), mode: quick ? 'quick' : 'full', scale: SCALE, machine, figures }, null, 2)}\n`,
 );
-console.log(`\n${machine}; wrote bench/results/latest.json`);
+console.log(`\n${machine}; wrote bench/results/${resultsFile}`);
 process.exit(0);
