@@ -18,6 +18,27 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
+const statementNames = new Map<string, string>();
+
+/**
+ * Runs one fixed SQL text with `$1...` parameters, bypassing Drizzle's query builder: for the hot
+ * read paths (list pages), where building the query cost more than running it. On PostgreSQL it is
+ * a named prepared statement (parsed and planned once per pooled connection, then only bound and
+ * run); on the embedded database a plain parameterized query. Values come back as the driver parses
+ * them: timestamptz as Date, int4 as number, jsonb parsed, int8 and numeric as strings. Only on the
+ * database itself, never inside a transaction (a transaction has no client of its own to reach).
+ */
+export async function queryStatement<T>(db: Db, text: string, values: unknown[]): Promise<T[]> {
+  const client = (db as { $client?: unknown }).$client;
+  if (client instanceof pg.Pool) {
+    let name = statementNames.get(text);
+    if (name === undefined) statementNames.set(text, (name = `s${statementNames.size}`));
+    return (await client.query<T & pg.QueryResultRow>({ name, text, values })).rows;
+  }
+  if (client instanceof PGlite) return (await client.query<T>(text, values)).rows;
+  throw new Error('queryStatement runs on the database only, not inside a transaction');
+}
+
 /**
  * A deadlock (40P01) or serialization failure (40001): PostgreSQL rolled the transaction back and
  * running it again may well succeed. Drizzle wraps the driver's error, so the cause chain is read.
