@@ -1,5 +1,5 @@
 // SQL of the job listings module. Every query that starts from a request filters by company.
-import { and, asc, count, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
@@ -160,12 +160,27 @@ export interface ListFilter {
   /** Only these states; undefined: every state but ARCHIVED. */
   statuses: string[] | undefined;
   updatedSince: Date | undefined;
+  /** Only listings whose position contains this (trimmed) text; see positionContains. */
+  positionContains?: string | undefined;
 }
 
 export type ListingSummaryRow = Pick<
   JobListingRow,
   'id' | 'status' | 'position' | 'positionType' | 'workPlaceType' | 'createdAt' | 'updatedAt' | 'language'
 >;
+
+/**
+ * The position contains `text`, case-insensitively, as written or in a stored translation of it
+ * (docs/decisions.md, "Job listings"). LIKE's wildcards in `text` are escaped: they match only
+ * themselves. A translation counts only while its original is still the listing's position.
+ */
+function positionContains(text: string): SQL {
+  const pattern = `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  const t = jobListingTranslations;
+  return sql`(${jobListings.position} ILIKE ${pattern} OR EXISTS (
+    SELECT 1 FROM ${t} WHERE ${t.jobListingId} = ${jobListings.id} AND ${t.field} = 'position'
+      AND ${t.sourceText} = ${jobListings.position} AND ${t.text} ILIKE ${pattern}))`;
+}
 
 /** `position`: newest first, or (updatedAt, id) ascending with updatedSince; see src/shared/pagination.ts. */
 export async function listJobListingRows(
@@ -178,6 +193,7 @@ export async function listJobListingRows(
     eq(jobListings.companyId, filter.companyId),
     filter.statuses ? inArray(jobListings.status, filter.statuses) : ne(jobListings.status, 'ARCHIVED'),
     filter.updatedSince ? gte(jobListings.updatedAt, filter.updatedSince) : undefined,
+    filter.positionContains === undefined ? undefined : positionContains(filter.positionContains),
   );
   const [rows, total] = await Promise.all([
     db
@@ -196,8 +212,8 @@ export async function listJobListingRows(
       .orderBy(...keysetOrderBy(sortKeys, position))
       .limit(position.limit)
       .offset(position.offset),
-    // Without updatedSince: the kept count by status (every status but ARCHIVED by default).
-    filter.updatedSince
+    // Without updatedSince or a search: the kept count by status (every status but ARCHIVED by default).
+    filter.updatedSince || filter.positionContains !== undefined
       ? db
           .select({ total: count() })
           .from(jobListings)

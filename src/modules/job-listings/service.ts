@@ -5,7 +5,7 @@
 // on the write path and by the scheduled sweep).
 import type { Db } from '../../db/client.ts';
 import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
-import { NotFoundError } from '../../shared/errors.ts';
+import { NotFoundError, ValidationError } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import type { JobListingStatus } from '../reference-data/enums.ts';
 import { presentJobListing, presentJobListingItems, type LanguageOptions, type PresentedJobListing } from './presenter.ts';
@@ -40,6 +40,7 @@ export async function getJobListing(
 export interface ListJobListingsInput extends PageRequest {
   status?: JobListingStatus[] | undefined;
   updatedSince?: string | undefined;
+  q?: string | undefined;
 }
 
 export async function listJobListings(
@@ -52,6 +53,7 @@ export async function listJobListings(
     companyId,
     statuses: input.status && input.status.length > 0 ? [...new Set(input.status)].sort() : undefined,
     updatedSince: input.updatedSince ? new Date(input.updatedSince) : undefined,
+    positionContains: positionSearch(input.q),
   };
   const position = startPage(input, 'job-listings', filter.updatedSince ? CHANGED_SINCE : NEWEST_FIRST, filter);
   const { rows: fetched, total } = await listJobListingRows(ctx.db, filter, position);
@@ -60,6 +62,14 @@ export async function listJobListings(
   );
   const { items, language } = await presentJobListingItems(ctx, companyId, rows, options);
   return { page: toPage(items, total, position, cursors), language };
+}
+
+/** `q` trimmed; a q of spaces alone is refused rather than read as "no filter". */
+function positionSearch(q: string | undefined): string | undefined {
+  if (q === undefined) return undefined;
+  const trimmed = q.trim();
+  if (!trimmed) throw ValidationError.field('q', 'must contain something other than spaces');
+  return trimmed;
 }
 
 /**
