@@ -79,5 +79,6 @@ export async function checkPage(page: Page, name: string): Promise<string[]> {
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
+  await page.waitForTimeout(150); // the navigation slides back in before the next step measures anything
   return problems;
 }
