@@ -9,7 +9,7 @@ import { getUser } from '../users/service.ts';
 import { databaseAdapter } from './adapter.ts';
 import { dashboardClient, hashClientSecret, isFirstPartyClient } from './clients.ts';
 import type { OidcKeys } from './keys.ts';
-import { messagePage } from './pages.ts';
+import { messagePage } from '../../shared/html-page.ts';
 
 export const OAUTH_PREFIX = '/oauth2';
 export const SIGN_IN_PREFIX = '/sign-in';
