@@ -109,8 +109,9 @@ async function apply(t: TestApp, tenant: Tenant, seen: Seen, op: Op): Promise<vo
       return;
     }
     case 'eraseCandidate':
-      // No erasure endpoint on this branch yet: the deletes it makes (the candidate's
-      // applications, their history by cascade, then the candidate) are made directly.
+      // No operation of the API deletes applications (erasure anonymizes them in place), yet the
+      // counts must hold when rows go (an operator's delete, a company removed): the candidate's
+      // applications, their history by cascade, then the candidate, deleted directly.
       await t.database.db.transaction(async (tx) => {
         const email = `p${op.person}@example.com`;
         // The candidate first, as an erasure must: an import of the same person waits here.
