@@ -303,8 +303,9 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await expectAccessible('job-listings');
 
     // Search by position is the API's q: across every page, in any language, with the exact total.
-    const bulk: string[] = [];
-    for (let i = 1; i <= 21; i++) bulk.push((await api('/public/v1/job-listings', 'POST', { position: `Bulk fitter ${i}`, positionType: 'CONTRACT', workPlaceType: 'ON_SITE' })).id);
+    const bulk = await Promise.all(
+      Array.from({ length: 21 }, async (_, i) => (await api('/public/v1/job-listings', 'POST', { position: `Bulk fitter ${i + 1}`, positionType: 'CONTRACT', workPlaceType: 'ON_SITE' })).id as string),
+    );
     const search = page.getByLabel('Search by position');
     await search.fill('BULK FITTER');
     const count = page.getByText(/listing\(s\) match/);
@@ -319,7 +320,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await page.getByText('No listing matches “no such job”.').waitFor();
     await search.fill('');
     await page.getByText(/^\d+ listing\(s\)$/).waitFor();
-    for (const id of bulk) await api(`/public/v1/job-listings/${id}/archive`, 'POST');
+    await Promise.all(bulk.map((id) => api(`/public/v1/job-listings/${id}/archive`, 'POST')));
   });
 
   it('review: turn review on in settings, publish a listing (waits for review), approve it from the queue', async () => {

@@ -154,19 +154,14 @@ function Detail({ subscription, onChanged }: { subscription: Subscription; onCha
   const [editing, setEditing] = useState(false);
   const [secret, setSecret] = useState<string>();
   const [test, setTest] = useState<Schemas['WebhookTestResult']>();
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState<string>();
+  const acting = useAction();
+  // Which button is working, for its spinner.
+  const [which, setWhich] = useState<string>();
+  const busy = acting.busy ? which : undefined;
   const [round, setRound] = useState(0);
-  const run = async (label: string, action: () => Promise<void>) => {
-    setBusy(label);
-    setError(undefined);
-    try {
-      await action();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(undefined);
-    }
+  const run = (label: string, action: () => Promise<void>) => {
+    setWhich(label);
+    return acting.run(action);
   };
   return (
     <Stack>
@@ -223,7 +218,7 @@ function Detail({ subscription, onChanged }: { subscription: Subscription; onCha
           Rotate secret
         </Button>
       </Group>
-      <ErrorMessage error={error} />
+      <ErrorMessage error={acting.error} />
       {test && (
         <Card withBorder padding="sm" data-testid="test-result">
           <Text size="sm">
