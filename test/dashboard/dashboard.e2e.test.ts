@@ -226,6 +226,12 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await drawer.getByLabel('Step 2', { exact: true }).fill('Phone call');
     await drawer.getByLabel('What happens in step 2').fill('Thirty minutes with the site lead.');
     await expectAccessible('job-listing-editor');
+    // The API's refusal is shown readably, naming the field; the form keeps what was typed.
+    await drawer.getByLabel('Country (ISO code)').fill('XX');
+    await drawer.getByRole('button', { name: 'Create listing' }).click();
+    const refusal = drawer.getByRole('alert').filter({ hasText: 'Could not save the listing' });
+    await poll(() => refusal.textContent()).toContain('address.country');
+    await drawer.getByLabel('Country (ISO code)').fill('CH');
     await drawer.getByRole('button', { name: 'Create listing' }).click();
     const row = page.getByRole('row', { name: /Senior welder/ });
     await row.waitFor();
