@@ -7,7 +7,6 @@ import { buildDeps } from './deps.ts';
 import { startMetricsListener } from './http/metrics.ts';
 import { resealSigningSecrets, webhookBacklog } from './modules/webhooks/service.ts';
 import { startScheduledWork } from './scheduled-work.ts';
-import { startKeptCountsCompaction } from './infra/kept-counts/compact.ts';
 import { createLogger } from './shared/logger.ts';
 import { createMetrics } from './shared/metrics.ts';
 
@@ -26,9 +25,9 @@ async function main(): Promise<void> {
       ? undefined
       : await startMetricsListener(metrics, { port: config.workerMetricsPort, host: config.host, token: config.metricsToken });
   if (metricsServer) log.info({ port: config.workerMetricsPort }, 'worker metrics at /metrics');
-  // Delivery and the sweeps (retention included); safe to run in several processes at once.
+  // Delivery and the sweeps (retention and kept-count compaction included); safe to run in several
+  // processes at once.
   const work = startScheduledWork(deps, log);
-  const compaction = startKeptCountsCompaction(ctx.db, (err) => log.error({ err }, 'kept counts compaction failed'));
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -39,7 +38,6 @@ async function main(): Promise<void> {
     const forced = setTimeout(() => process.exit(1), 20_000).unref();
     try {
       await work.stop();
-      await compaction.stop();
       metricsServer?.close();
       await deps.close();
     } finally {
