@@ -106,8 +106,14 @@ async function waitFor(url: string, process: ChildProcess, name: string): Promis
   throw new Error(`${name} did not answer ${url} within 120 s`);
 }
 
+// The server runs with the node flags `npm start` gives it (package.json), as in production.
+const START_FLAGS = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
+
 function start(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [script], {
+  const flags = script === 'src/server.ts' ? START_FLAGS : [];
+  const child = spawn(process.execPath, [...flags, script], {
     cwd: ROOT,
     env: { ...process.env, ...SERVER_ENV, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
