@@ -1,7 +1,7 @@
 // The job listing editor: every field of the contract's listing (details tab), and a human
 // translation of every translated text into one language at a time (translations tab).
 import { Badge, Checkbox, Group, MultiSelect, NumberInput, Select, SimpleGrid, Stack, Tabs, Text, Textarea, TextInput } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { api, call, useLoad, type Schemas } from '../api';
 import { FieldGroup, FormActions, Notice, Repeated, useAction } from '../components';
 import { ErrorMessage, Loading } from '../ui';
@@ -446,13 +446,13 @@ function Translations({ listing }: { listing: Listing }) {
   const [saved, setSaved] = useState(false);
   const saving = useAction();
   const shown = useLoad(
-    () =>
-      call(api.GET('/public/v1/job-listings/{id}', { params: { path: { id: listing.id } }, headers: { 'accept-language': language } })).then((data) => {
-        setDraft(draftOf(data as Listing));
-        return data as Listing;
-      }),
+    () => call(api.GET('/public/v1/job-listings/{id}', { params: { path: { id: listing.id } }, headers: { 'accept-language': language } })) as Promise<Listing>,
     [language, listing.id, listing.updatedAt],
   );
+  // From what useLoad kept: a late answer for the language switched away from never fills the form.
+  useEffect(() => {
+    if (shown.data) setDraft(draftOf(shown.data));
+  }, [shown.data]);
   const problems = draft ? [listProblem(draft.benefits, 'benefit'), listProblem(draft.skills, 'skill')].filter(Boolean) : [];
   const body = draft ? bodyOfDraft(draft) : {};
   const save = () =>
