@@ -462,6 +462,10 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await page.getByRole('option', { name: /^Show more \(\d+ not shown\)/ }).waitFor();
     expect(await page.getByRole('option').count()).toBe(21); // 20 listings and "Show more"
     expect(await page.getByRole('option', { name: /Senior welder/ }).count()).toBe(0);
+    // The next page comes by cursor and is added under the first.
+    await page.getByRole('option', { name: 'Show more (3 not shown)' }).click();
+    await page.getByRole('option', { name: /Senior welder/ }).waitFor();
+    expect(await page.getByRole('option').count()).toBe(23);
     await picker.fill('no such listing');
     await page.getByRole('listbox').getByText('No listing matches “no such listing”.').waitFor();
     await picker.fill('senior WEL');
