@@ -142,6 +142,13 @@ export function ListingPicker({
             onClick={open}
             onFocus={open}
             onBlur={close}
+            onKeyDown={(event) => {
+              // Escape (which also closes the list) drops what was typed, like leaving the field.
+              if (event.key === 'Escape') {
+                setTyping(false);
+                setSearch(value?.label ?? '');
+              }
+            }}
             rightSection={
               pending && combobox.dropdownOpened ? (
                 <Loader size={16} aria-hidden />

@@ -538,6 +538,14 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await open('/candidates', 'Candidates');
     // Ada (the pipeline's applicant) is the only candidate so far.
     await page.getByRole('button', { name: 'Ada Lovelace' }).waitFor();
+    // The import's listing picker offers ACTIVE listings only: the welder, not the archived fitters.
+    const into = page.getByRole('combobox', { name: 'Add to the pipeline of (optional)' });
+    await into.fill('fitter');
+    await page.getByRole('listbox').getByText('No listing matches “fitter”.').waitFor();
+    await into.fill('weld');
+    await page.getByRole('option', { name: 'Senior welder' }).waitFor();
+    await page.keyboard.press('Escape');
+    await poll(() => into.inputValue()).toBe('');
     await page.locator('input[type=file]').setInputFiles(bad);
     const problems = page.getByTestId('import-problems');
     await poll(() => problems.textContent()).toContain('Row 3');
