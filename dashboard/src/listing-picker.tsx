@@ -42,7 +42,8 @@ export function ListingPicker({
   width?: number | Record<string, number | string>;
   showStatus?: boolean;
 }) {
-  const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
+  // Listings load on the first opening (click, typing or the arrow keys), not with the page.
+  const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption(), onDropdownOpen: () => setWanted(true) });
   const [search, setSearch] = useState(value?.label ?? '');
   // While the input shows the picked listing's name it is not a search: opening lists everything.
   const [typing, setTyping] = useState(false);
@@ -88,10 +89,7 @@ export function ListingPicker({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [wanted, q, statusKey]);
 
-  const open = () => {
-    setWanted(true);
-    combobox.openDropdown();
-  };
+  const open = () => combobox.openDropdown();
   const close = () => {
     combobox.closeDropdown();
     setTyping(false);
@@ -140,7 +138,6 @@ export function ListingPicker({
               if (clearable && event.currentTarget.value === '') onChange(null);
             }}
             onClick={open}
-            onFocus={open}
             onBlur={close}
             onKeyDown={(event) => {
               // Escape (which also closes the list) drops what was typed, like leaving the field.

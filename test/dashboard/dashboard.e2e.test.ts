@@ -540,6 +540,9 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Ada Lovelace' }).waitFor();
     // The import's listing picker offers ACTIVE listings only: the welder, not the archived fitters.
     const into = page.getByRole('combobox', { name: 'Add to the pipeline of (optional)' });
+    await into.focus();
+    await page.keyboard.press('ArrowDown'); // the first opening, by keyboard, loads the listings
+    await page.getByRole('option', { name: 'Senior welder' }).waitFor();
     await into.fill('fitter');
     await page.getByRole('listbox').getByText('No listing matches “fitter”.').waitFor();
     await into.fill('weld');
@@ -583,8 +586,17 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await page.getByRole('combobox', { name: 'Job listing' }).fill('crane');
     await page.getByRole('option', { name: 'Crane operator' }).click();
     await page.getByText('No applications in this range yet.').waitFor();
-    await page.getByRole('combobox', { name: 'Job listing' }).fill('welder');
-    await page.getByRole('option', { name: 'Senior welder' }).click();
+    // Keyboard only: the arrow opens the list, typing narrows it, arrow and Enter pick.
+    const picker = page.getByRole('combobox', { name: 'Job listing' });
+    await picker.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('option', { name: 'Senior welder' }).waitFor();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('welder');
+    await poll(() => page.getByRole('option').count()).toBe(1);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await poll(() => picker.inputValue()).toBe('Senior welder');
     await funnel.locator('svg.recharts-surface').waitFor();
     await expectAccessible('overview');
     // Everything the pages loaded came from the app's own origin.
