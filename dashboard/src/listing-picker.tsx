@@ -129,6 +129,7 @@ export function ListingPicker({
           <TextInput
             label={label}
             placeholder={placeholder}
+            maxLength={200}
             value={search}
             onChange={(event) => {
               setSearch(event.currentTarget.value);
