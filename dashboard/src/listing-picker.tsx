@@ -2,7 +2,7 @@
 // and pages on by cursor, so a company with thousands of listings can reach every one. A Mantine
 // Combobox: arrows move through the options, Enter picks, Escape closes; what the list holds (or why
 // not) is also announced in a live region.
-import { Badge, Combobox, Group, Loader, Text, TextInput, VisuallyHidden, useCombobox } from '@mantine/core';
+import { Badge, Box, Combobox, Group, Loader, Text, TextInput, VisuallyHidden, useCombobox } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
 import { api, call, type Schemas } from './api';
@@ -39,6 +39,7 @@ export function ListingPicker({
   statuses?: Status[];
   clearable?: boolean;
   placeholder?: string;
+  /** Mantine style prop: a number or per breakpoint ({ base: '100%', sm: 360 }). */
   width?: number | Record<string, number | string>;
   showStatus?: boolean;
 }) {
@@ -108,7 +109,7 @@ export function ListingPicker({
       : undefined;
 
   return (
-    <div style={{ width: typeof width === 'number' ? width : undefined }}>
+    <Box w={width}>
       <Combobox
         store={combobox}
         withinPortal
@@ -128,8 +129,8 @@ export function ListingPicker({
           <TextInput
             label={label}
             placeholder={placeholder}
+            maxLength={200}
             value={search}
-            w={typeof width === 'number' ? undefined : width}
             onChange={(event) => {
               setSearch(event.currentTarget.value);
               setTyping(true);
@@ -204,6 +205,6 @@ export function ListingPicker({
       <VisuallyHidden role="status" aria-live="polite">
         {combobox.dropdownOpened ? summary : ''}
       </VisuallyHidden>
-    </div>
+    </Box>
   );
 }

@@ -328,6 +328,13 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await poll(() => drawer.getByRole('combobox', { name: 'Translate into' }).inputValue()).toBe('German (de) · translated');
     await poll(() => drawer.getByLabel('Position in de', { exact: true }).inputValue()).toBe('Schweisser (Senior)');
     await expectAccessible('job-listing-languages');
+    // Reordering benefits keeps each one's translation: the translations tab follows the new rows.
+    await drawer.getByRole('tab', { name: 'Details' }).click();
+    await drawer.getByRole('button', { name: 'Move benefit 2 up' }).click();
+    await drawer.getByRole('button', { name: 'Save changes' }).click();
+    await drawer.getByRole('tab', { name: 'Translations' }).click();
+    await poll(() => drawer.getByLabel('Benefit 1 in de', { exact: true }).inputValue()).toBe('Werkzeug wird gestellt');
+    expect(await drawer.getByLabel('Benefit 2 in de', { exact: true }).inputValue()).toBe('Firmenwagen');
     await drawer.getByRole('button', { name: 'Close' }).click();
 
     await row.getByRole('button', { name: 'More actions for Senior welder' }).click();
@@ -337,7 +344,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     const de = (await inGerman.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     const human = (value: string) => ({ value, translated: true, translationType: 'HUMAN' });
     expect(de.position).toMatchObject(human('Schweisser (Senior)'));
-    expect(de.benefits).toMatchObject([human('Firmenwagen'), human('Werkzeug wird gestellt')]);
+    expect(de.benefits).toMatchObject([human('Werkzeug wird gestellt'), human('Firmenwagen')]);
     expect(de.skills.map((skill: { value: unknown }) => skill.value)).toMatchObject([human('WIG-Schweissen'), human('Deutsch')]);
     expect(de.hiringProcessSteps).toMatchObject([
       { stepName: human('Telefongespräch'), description: human('Dreissig Minuten mit der Bauleitung.') },

@@ -465,9 +465,11 @@ function LanguagePicker({ listing, value, onChange, round }: { listing: Listing;
   }, [listing.id, listing.updatedAt, round]);
   const translated = known.data?.translated ?? [];
   const offered = uniqueTags([...translated, ...(known.data?.own ?? []), ...added, value]).filter((tag) => !isSource(tag, source));
+  // The first offered language (a translated one when there is any) is shown at once.
+  const first = offered[0];
   useEffect(() => {
-    if (!value && known.data && offered[0]) onChange(offered[0]);
-  }, [known.data, value, offered, onChange]);
+    if (!value && known.data && first) onChange(first);
+  }, [known.data, value, first, onChange]);
   const add = () => {
     const tag = canonicalTag(typed);
     if (!tag) return setProblem(`“${typed.trim()}” is not a language tag (BCP 47, e.g. de, pt-BR, zh-Hant).`);
