@@ -106,8 +106,11 @@ async function waitFor(url: string, process: ChildProcess, name: string): Promis
   throw new Error(`${name} did not answer ${url} within 120 s`);
 }
 
+// BENCH_CPU_PROF_DIR=dir: the server and the worker write V8 CPU profiles there when they stop.
+const profileArgs = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+
 function start(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...profileArgs, script], {
     cwd: ROOT,
     env: { ...process.env, ...SERVER_ENV, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -372,6 +375,9 @@ async function measureWebhooks(api: string, companyId: string, key: string): Pro
     arrivals.set(eventId, performance.now());
     waiter?.(body);
   });
+  // One subscription, so each event is one delivery: an earlier run's (never deleted if it was
+  // killed) would multiply the sends behind each event counted.
+  await withPg(benchUrl, (client) => client.query('delete from webhook_subscriptions where company_id = $1', [companyId]));
   const worker = start('src/worker.ts', {});
   try {
     const created = await fetch(`${api}/webhooks`, {
@@ -434,6 +440,7 @@ async function measureWebhooks(api: string, companyId: string, key: string): Pro
   } finally {
     receiver.close();
     worker.kill('SIGTERM');
+    await withPg(benchUrl, (client) => client.query('delete from webhook_subscriptions where company_id = $1', [companyId]));
   }
 }
 
