@@ -3,6 +3,7 @@
 // src/worker.ts, and by src/server.ts when it is its own worker (the embedded database). Every sweep
 // is safe in several processes at once.
 import type { Deps } from './deps.ts';
+import { COMPACT_EVERY_MS, compactKeptCounts } from './infra/kept-counts/compact.ts';
 import { sweepRetention } from './maintenance/retention.ts';
 import { closeExpiredJobListings, translateDueJobListings } from './modules/job-listings/service.ts';
 import { startWebhookWorker, type WorkerLog } from './modules/webhooks/delivery-worker.ts';
@@ -34,6 +35,15 @@ function sweeps(deps: Deps): Sweep[] {
     { name: 'machine-translate job listings', intervalMs: MINUTE_MS, run: () => count(translateDueJobListings(ctx)) },
     // Old events, deliveries and idempotency keys; expired authorization-server rows.
     { name: 'retention', intervalMs: 10 * MINUTE_MS, run: () => sweepRetention(ctx, config.retention) },
+    // The kept counts' delta rows, folded so a total sums a handful of rows (never a log line).
+    {
+      name: 'compact kept counts',
+      intervalMs: COMPACT_EVERY_MS,
+      run: async () => {
+        await compactKeptCounts(ctx.db);
+        return {};
+      },
+    },
   ];
 }
 

@@ -8,7 +8,6 @@ import { seedDemoIfEmpty } from './tooling/demo/seed-demo.ts';
 import { signInUrl } from './modules/oauth/clients.ts';
 import { resealSigningSecrets } from './modules/webhooks/service.ts';
 import { startScheduledWork } from './scheduled-work.ts';
-import { startKeptCountsCompaction } from './infra/kept-counts/compact.ts';
 import { startMetricsListener } from './http/metrics.ts';
 
 async function main(): Promise<void> {
@@ -23,13 +22,10 @@ async function main(): Promise<void> {
       ? undefined
       : await startMetricsListener(deps.metrics, { port: config.metricsPort, host: config.host, token: config.metricsToken });
   // One command gives a complete service: with the embedded database (single-process) the server
-  // delivers webhooks and runs the sweeps itself; on PostgreSQL run `npm run worker` processes
-  // instead, or as well.
+  // delivers webhooks and runs the sweeps (kept-count compaction among them) itself; on PostgreSQL
+  // run `npm run worker` processes instead, or as well.
   const scheduled = config.webhookWorkerInServer ? startScheduledWork(deps) : undefined;
-  // Every server folds the kept counts too, so totals stay cheap even where no worker runs.
-  const compaction = startKeptCountsCompaction(ctx.db, (err) => app.log.error({ err }, 'kept counts compaction failed'));
   app.addHook('onClose', async () => {
-    await compaction.stop();
     metricsServer?.close();
     await scheduled?.stop();
     await deps.close();

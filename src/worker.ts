@@ -7,7 +7,6 @@ import { buildDeps } from './deps.ts';
 import { startMetricsListener } from './http/metrics.ts';
 import { resealSigningSecrets, webhookBacklog } from './modules/webhooks/service.ts';
 import { startScheduledWork } from './scheduled-work.ts';
-import { startKeptCountsCompaction } from './infra/kept-counts/compact.ts';
 import { createLogger } from './shared/logger.ts';
 import { createMetrics } from './shared/metrics.ts';
 
@@ -29,7 +28,7 @@ async function main(): Promise<void> {
   // Signal handlers first: a SIGTERM that arrives once work has started (and said so in the log)
   // must find them installed, or the default action kills the process mid-send.
   let stopping = false;
-  const running: { work?: { stop(): Promise<void> }; compaction?: { stop(): Promise<void> } } = {};
+  const running: { work?: { stop(): Promise<void> } } = {};
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -38,7 +37,6 @@ async function main(): Promise<void> {
     const forced = setTimeout(() => process.exit(1), 20_000).unref();
     try {
       await running.work?.stop();
-      await running.compaction?.stop();
       metricsServer?.close();
       await deps.close();
     } finally {
@@ -48,9 +46,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  // Delivery and the sweeps (retention included); safe to run in several processes at once.
+  // Delivery and the sweeps (retention and kept-count compaction included); safe to run in several
+  // processes at once.
   running.work = startScheduledWork(deps, log);
-  running.compaction = startKeptCountsCompaction(ctx.db, (err) => log.error({ err }, 'kept counts compaction failed'));
 }
 
 main().catch((error: unknown) => {

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { messagePage } from '../modules/oauth/pages.ts';
+import { messagePage } from '../shared/html-page.ts';
 
 const DASHBOARD_DIST = fileURLToPath(new URL('../../dashboard/dist/', import.meta.url));
 

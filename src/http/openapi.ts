@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { SCOPES } from '../modules/api-keys/scopes.ts';
 import { API_KEY_SCHEME, OAUTH_SCHEME, OIDC_SCHEME } from './auth.ts';
-import { OIDC_SCOPES } from '../modules/oauth/provider.ts';
+import { OIDC_SCOPES } from '../modules/oauth/service.ts';
 import { finishDocument } from './openapi-finish.ts';
 
 const DESCRIPTION = `Recruiting platform public API: job listings, applications, candidates, reference data and webhooks.

@@ -1,7 +1,7 @@
 // The HTTP side of pagination: query parameters and envelope schema for every list endpoint, so the
 // rules of docs/decisions.md (page >= 0, 1 <= size <= 100, defaults 0 and 20, a page past the end is
 // an empty 200) live in one place. Services build the envelope with src/shared/pagination.ts.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { ValidationError } from '../shared/errors.ts';
 
@@ -44,15 +44,23 @@ export const PaginationSchema = Type.Object({
 
 /**
  * `cursor` takes the place of `page`: both in one request is refused (422) rather than one of them
- * silently ignored. Checked before validation, while the query still holds only what was sent.
+ * silently ignored. Checked before validation, while the query still holds only what was sent, and
+ * only on the lists: the routes whose query declares both (every list spreads PageQuery); other
+ * routes never run it.
  */
 export function registerPagination(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    const query = request.query as Record<string, unknown> | undefined;
-    if (query && typeof query === 'object' && 'cursor' in query && 'page' in query) {
-      throw ValidationError.field('page', 'cannot be combined with cursor: a cursor already names its page');
-    }
+  app.addHook('onRoute', (route) => {
+    const properties = (route.schema?.querystring as { properties?: Record<string, unknown> } | undefined)?.properties;
+    if (!properties || !('cursor' in properties) || !('page' in properties)) return;
+    route.preValidation = [refuseCursorWithPage, ...[route.preValidation ?? []].flat()];
   });
+}
+
+async function refuseCursorWithPage(request: FastifyRequest): Promise<void> {
+  const query = request.query as Record<string, unknown> | undefined;
+  if (query && typeof query === 'object' && 'cursor' in query && 'page' in query) {
+    throw ValidationError.field('page', 'cannot be combined with cursor: a cursor already names its page');
+  }
 }
 
 export function Paginated<T extends TSchema>(item: T) {

@@ -1,8 +1,9 @@
 // The server as a newcomer runs it: `node src/server.ts` on an empty embedded data directory.
 // First start prints a demo key once and the printed curl line answers; SIGTERM shuts down cleanly
-// and releases the directory; a second server on a directory in use fails at once.
+// and releases the directory; a second server on a directory in use fails at once. And as a
+// service manager runs it: `npm start`, stopped by a SIGTERM to the npm process alone.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { childEnv } from '../helpers/child-env.ts';
 import { appendChildLogLines } from '../helpers/suite-log.ts';
 
 const SERVER = fileURLToPath(new URL('../../src/server.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 interface ServerProcess {
   child: ChildProcess;
@@ -32,12 +34,16 @@ function freePort(): Promise<number> {
 
 const started: ServerProcess[] = [];
 
-async function startServer(dataDir: string): Promise<ServerProcess> {
+/** `node src/server.ts`, or the package's `start` script run by npm (`npm start`). */
+async function startServer(dataDir: string, how: 'node' | 'npm start' = 'node'): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [SERVER], {
-    env: childEnv({ DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: '', LOG_LEVEL: 'warn' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const env = childEnv({ DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: '', LOG_LEVEL: 'warn' });
+  // --ignore-scripts leaves out `prestart` (the dashboard build, which other test files run)
+  // and nothing else: npm still runs `start` through its shell, as `npm start` does.
+  const child =
+    how === 'node'
+      ? spawn(process.execPath, [SERVER], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('npm', ['start', '--ignore-scripts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = { stdout: '', stderr: '' };
   child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
@@ -117,5 +123,34 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('server process on the embedd
     server.child.kill('SIGINT');
     expect(await server.exited).toBe(0);
     expect(existsSync(lockFile())).toBe(false);
+  }, 180_000);
+
+  it('started by `npm start`, stops cleanly on a SIGTERM sent to the npm process alone', async () => {
+    const npmDataDir = mkdtempSync(join(tmpdir(), 'recruiting-npm-start-'));
+    const npmLock = join(npmDataDir, 'recruiting.lock');
+    let serverPid: number | undefined;
+    try {
+      const server = await startServer(npmDataDir, 'npm start');
+      await waitUntilReady(server);
+      serverPid = Number(readFileSync(npmLock, 'utf8').trim());
+
+      // Not the process group (Ctrl-C signals the whole group): only npm hears it, as from
+      // `kill <pid>` or a service manager stopping the process it started.
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      // The server itself shut down: its database closed (the lock released) and its port too.
+      expect(existsSync(npmLock)).toBe(false);
+      await expect(fetch(`${server.baseUrl}/readyz`)).rejects.toThrow();
+    } finally {
+      // A server left running by npm would keep its port and directory: stop it.
+      if (serverPid && existsSync(npmLock)) {
+        try {
+          process.kill(serverPid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      rmSync(npmDataDir, { recursive: true, force: true });
+    }
   }, 180_000);
 });

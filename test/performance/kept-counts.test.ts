@@ -17,6 +17,7 @@ import {
 } from '../../src/modules/analytics/repo.ts';
 import { APPLICATION_STAGES, FUNNEL_STAGES } from '../../src/modules/applications/stages.ts';
 import { JOB_LISTING_STATUSES } from '../../src/modules/reference-data/enums.ts';
+import { startScheduledWork } from '../../src/scheduled-work.ts';
 import { DAY_MS } from '../helpers/clock.ts';
 import { applicant } from '../helpers/factories.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
@@ -108,8 +109,9 @@ async function apply(t: TestApp, tenant: Tenant, seen: Seen, op: Op): Promise<vo
       return;
     }
     case 'eraseCandidate':
-      // No erasure endpoint on this branch yet: the deletes it makes (the candidate's
-      // applications, their history by cascade, then the candidate) are made directly.
+      // No operation of the API deletes applications (erasure anonymizes them in place), yet the
+      // counts must hold when rows go (an operator's delete, a company removed): the candidate's
+      // applications, their history by cascade, then the candidate, deleted directly.
       await t.database.db.transaction(async (tx) => {
         const email = `p${op.person}@example.com`;
         // The candidate first, as an erasure must: an import of the same person waits here.
@@ -230,6 +232,40 @@ describe('kept counts and aggregates equal a recomputation', () => {
     );
   }, 300_000);
 
+  it('are folded by the scheduled work (run by the worker, or by the server with the embedded database)', async () => {
+    const tenant = await t.tenant();
+    const seen: Seen = { listings: [], applications: [] };
+    const ops: Op[] = [
+      { kind: 'createListing' },
+      { kind: 'createListing' },
+      { kind: 'publish', listing: 0 },
+      ...[0, 1, 2, 3].map((person): Op => ({ kind: 'submit', listing: 0, person })),
+      ...['IN_REVIEW', 'INTERVIEW', 'HIRED', 'REJECTED'].map((status, application): Op => ({ kind: 'move', application, status })),
+      { kind: 'close', listing: 0 },
+    ];
+    for (const op of ops) await apply(t, tenant, seen, op);
+    const unfolded = async () => [
+      ...(await queryRows(
+        t.database.db,
+        sql`select resource, status from company_counts where company_id = ${tenant.companyId} group by 1, 2 having count(*) > 1`,
+      )),
+      ...(await queryRows(
+        t.database.db,
+        sql`select day, status, furthest_stage from application_daily_counts where company_id = ${tenant.companyId} group by 1, 2, 3 having count(*) > 1`,
+      )),
+    ];
+    expect(await unfolded()).not.toEqual([]);
+
+    const errors: unknown[] = [];
+    const log = { debug() {}, info() {}, warn() {}, error: (fields: Record<string, unknown>) => errors.push(fields.err) };
+    // Every sweep runs once as the work starts; stopping waits for the runs in flight.
+    const scheduled = startScheduledWork(t.deps, log);
+    await scheduled.stop();
+    expect(errors).toEqual([]);
+    expect(await unfolded()).toEqual([]);
+    await expectKeptEqualsRecomputed(t, tenant);
+  }, 120_000);
+
   // PGlite serves one transaction at a time: writers cannot overlap there.
   it.skipIf(!onPostgres)('after four concurrent writers on one company (PostgreSQL)', async () => {
     await fc.assert(
@@ -242,7 +278,7 @@ describe('kept counts and aggregates equal a recomputation', () => {
         for (let i = 0; i < 6; i++) await apply(t, tenant, shared, { kind: 'submit', listing: i, person: i });
         let writing = true;
         const compacting = (async () => {
-          // Compactions run beside the writers, as the server's and the worker's do.
+          // Compactions run beside the writers, as the scheduled work's do (in every worker).
           while (writing) await compactKeptCounts(t.database.db);
         })();
         await Promise.all(

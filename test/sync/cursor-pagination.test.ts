@@ -120,8 +120,37 @@ describe('bad cursors are refused in the envelope', () => {
     await refused(`/public/v1/job-listings?cursor=${cursor}`, other.headers);
   });
 
-  it('a cursor together with page', async () => {
-    await refused(`/public/v1/job-listings?page=0&cursor=${cursor}`, tenant.headers, 'page');
+  it('a cursor together with page, on every list of the document', async () => {
+    const doc = (await t.app.inject({ url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { security?: Array<Record<string, unknown>>; parameters?: Array<{ in: string; name: string; example?: string }> }>>;
+    };
+    const checked: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const parameters = item.get?.parameters ?? [];
+      if (!parameters.some((parameter) => parameter.name === 'cursor')) continue;
+      // The settings lists (members, invitations) take a user's access token only; they spread the
+      // same PageQuery, which is what the refusal is keyed on.
+      if (!item.get!.security?.some((requirement) => 'ApiKeyAuth' in requirement)) continue;
+      let url = path;
+      for (const parameter of parameters) if (parameter.in === 'path') url = url.replace(`{${parameter.name}}`, parameter.example!);
+      await refused(`${url}?page=0&cursor=${cursor}`, tenant.headers, 'page');
+      checked.push(path);
+    }
+    expect(checked).toEqual(
+      expect.arrayContaining(['/public/v1/job-listings', '/public/v1/applications', '/public/v1/applications/{id}/history', '/public/v1/candidates']),
+    );
+    expect(checked.length).toBeGreaterThanOrEqual(7);
+  });
+
+  it('routes that are not lists are left alone', async () => {
+    // Not an operation of the API: it reads no query and answers as always.
+    const health = await t.app.inject({ url: '/healthz?cursor=x&page=0' });
+    expect(health.statusCode, health.body).toBe(200);
+    // An operation without pages refuses both as it refuses any parameter it does not document.
+    const enums = await t.app.inject({ url: '/public/v1/enums?page=0&cursor=x', headers: tenant.headers });
+    const body = expectErrorEnvelope(enums, 422, 'VALIDATION_ERROR', '/public/v1/enums');
+    expect(body.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'cursor' }), expect.objectContaining({ field: 'page' })]));
+    expect(JSON.stringify(body.details)).not.toContain('cannot be combined');
   });
 });
 

@@ -4,12 +4,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { ServiceContext } from '../../shared/context.ts';
+import { messagePage } from '../../shared/html-page.ts';
 import { ALL_SCOPES, SCOPES } from '../api-keys/scopes.ts';
 import { getUser } from '../users/service.ts';
 import { databaseAdapter } from './adapter.ts';
 import { dashboardClient, hashClientSecret, isFirstPartyClient } from './clients.ts';
 import type { OidcKeys } from './keys.ts';
-import { messagePage } from './pages.ts';
 
 export const OAUTH_PREFIX = '/oauth2';
 export const SIGN_IN_PREFIX = '/sign-in';

@@ -8,6 +8,9 @@ import { getMembership } from '../users/service.ts';
 import { isFirstPartyClient } from './clients.ts';
 import { deleteExpiredPayloads, findPayload, findPayloadBy } from './repo.ts';
 
+// The OpenID scopes, named in the API document beside the API-key scopes.
+export { OIDC_SCOPES } from './provider.ts';
+
 // oidc-provider's opaque tokens are 43 base64url characters; anything far off is not worth a query.
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,128}$/;
 

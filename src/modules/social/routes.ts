@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Config } from '../../config.ts';
 import { NotFoundError } from '../../shared/errors.ts';
-import { messagePage } from '../oauth/pages.ts';
+import { messagePage } from '../../shared/html-page.ts';
 import { SIGN_IN_PREFIX } from '../oauth/provider.ts';
 import { completeSignIn, type SignInMethod } from '../oauth/service.ts';
 import type { SocialConnector, SocialConnectors } from './connectors.ts';
