@@ -1,6 +1,6 @@
 // SQL of the job listings module. Every query that starts from a request filters by company.
 import { and, asc, count, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { queryRows, type Db } from '../../db/client.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
 import { keptCount } from '../../infra/kept-counts/read.ts';
@@ -104,28 +104,37 @@ export async function loadChildren(db: Db, listingIds: string[]): Promise<Map<st
   const byListing = new Map<string, ListingChildren>();
   for (const id of listingIds) byListing.set(id, { skills: [], benefits: [], hiringSteps: [], tags: [], requirements: [] });
   if (listingIds.length === 0) return byListing;
-  const [skills, benefits, hiringSteps, tags, requirements] = await Promise.all([
-    db.select().from(jobListingSkills).where(inArray(jobListingSkills.jobListingId, listingIds)).orderBy(asc(jobListingSkills.sortOrder)),
-    db.select().from(jobListingBenefits).where(inArray(jobListingBenefits.jobListingId, listingIds)).orderBy(asc(jobListingBenefits.sortOrder)),
-    db
-      .select()
-      .from(jobListingHiringSteps)
-      .where(inArray(jobListingHiringSteps.jobListingId, listingIds))
-      .orderBy(asc(jobListingHiringSteps.stepOrder), asc(jobListingHiringSteps.id)),
-    // Tag links keep the order they were given in: their ids are made in that order only by
-    // chance, so they carry no order column; sort by tag for a stable answer.
-    db.select().from(jobListingTags).where(inArray(jobListingTags.jobListingId, listingIds)).orderBy(asc(jobListingTags.tagId)),
-    db
-      .select()
-      .from(jobListingRequirements)
-      .where(inArray(jobListingRequirements.jobListingId, listingIds))
-      .orderBy(asc(jobListingRequirements.sortOrder)),
-  ]);
-  for (const row of skills) byListing.get(row.jobListingId)!.skills.push(row);
-  for (const row of benefits) byListing.get(row.jobListingId)!.benefits.push(row);
-  for (const row of hiringSteps) byListing.get(row.jobListingId)!.hiringSteps.push(row);
-  for (const row of tags) byListing.get(row.jobListingId)!.tags.push(row);
-  for (const row of requirements) byListing.get(row.jobListingId)!.requirements.push(row);
+  // All five collections in one statement (one round trip, not five), each as a JSON array in its
+  // order. Tag links keep the order they were given in: their ids are made in that order only by
+  // chance, so they carry no order column; sorted by tag for a stable answer.
+  const ids = sql.join(
+    listingIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  const [row] = await queryRows<Record<keyof ListingChildren, unknown>>(
+    db,
+    sql`SELECT
+      (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'sortOrder', sort_order, 'value', value,
+          'type', type, 'expertType', expert_type, 'languageProficiency', language_proficiency, 'drivingClass', driving_class)
+        ORDER BY sort_order), '[]') FROM job_listing_skills WHERE job_listing_id IN (${ids})) AS skills,
+      (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'sortOrder', sort_order, 'value', value)
+        ORDER BY sort_order), '[]') FROM job_listing_benefits WHERE job_listing_id IN (${ids})) AS benefits,
+      (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'stepOrder', step_order, 'stepName', step_name,
+          'description', description)
+        ORDER BY step_order, id), '[]') FROM job_listing_hiring_steps WHERE job_listing_id IN (${ids})) AS "hiringSteps",
+      (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'tagId', tag_id)
+        ORDER BY tag_id), '[]') FROM job_listing_tags WHERE job_listing_id IN (${ids})) AS tags,
+      (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'sortOrder', sort_order,
+          'requirementText', requirement_text)
+        ORDER BY sort_order), '[]') FROM job_listing_requirements WHERE job_listing_id IN (${ids})) AS requirements`,
+  );
+  // The drivers differ: one parses json columns, the other may hand back the text.
+  const rows = <T>(value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as Array<T & { jobListingId: string }>;
+  for (const child of rows<SkillRow>(row.skills)) byListing.get(child.jobListingId)!.skills.push(child);
+  for (const child of rows<BenefitRow>(row.benefits)) byListing.get(child.jobListingId)!.benefits.push(child);
+  for (const child of rows<HiringStepRow>(row.hiringSteps)) byListing.get(child.jobListingId)!.hiringSteps.push(child);
+  for (const child of rows<TagLinkRow>(row.tags)) byListing.get(child.jobListingId)!.tags.push(child);
+  for (const child of rows<RequirementRow>(row.requirements)) byListing.get(child.jobListingId)!.requirements.push(child);
   return byListing;
 }
 
