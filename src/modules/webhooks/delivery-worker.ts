@@ -48,7 +48,7 @@ export interface WorkerDeps {
   /** Deliveries sent at the same time. */
   concurrency: number;
   /**
-   * Deliveries of one subscription in flight at once, across all workers (default 20), so one
+   * Deliveries of one subscription in flight at once, across all workers (default 50), so one
    * company's slow endpoints cannot take every slot.
    */
   perSubscriptionConcurrency?: number;
@@ -70,30 +70,34 @@ export function fanOutRetryDelayMs(failures: number): number {
 /**
  * Fans one batch of undispatched events out into deliveries and marks them dispatched, in one
  * transaction: each event gets a delivery per active subscription of its company that lists its
- * type and existed when it occurred. The batch is one set-based statement; if it fails, each event
- * is retried alone inside a savepoint, so the events that can be fanned out are, and the one that
- * cannot is set aside (retried later, with a growing wait) instead of rolling the batch back on
- * every poll forever. Returns the number of events handled (fanned out or set aside).
+ * type and existed when it occurred. The batch is one set-based statement; if it fails, the batch
+ * is rolled back and taken again with each event tried alone inside a savepoint, so the events that
+ * can be fanned out are, and the one that cannot is set aside (retried later, with a growing wait)
+ * instead of rolling the batch back on every poll forever. Returns the number of events handled
+ * (fanned out or set aside).
  */
 export async function dispatchEventBatch(
   deps: Pick<WorkerDeps, 'db' | 'clock'> & { log?: WorkerLog },
   limit = FAN_OUT_BATCH,
 ): Promise<number> {
+  // The common case without savepoints: a woken delivery waits for this pass, each round trip counts.
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      const batch = await lockUndispatchedEvents(tx, limit, now);
+      if (batch.length === 0) return 0;
+      await insertDeliveriesForEvents(tx, batch.map((event) => ({ eventId: event.id, payload: webhookBody(event) })), now);
+      await markEventsDispatched(tx, batch.map((event) => event.id), now);
+      return batch.length;
+    });
+  } catch {
+    // One of them is poisoned: find out which, event by event.
+  }
   return deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
     const batch = await lockUndispatchedEvents(tx, limit, now);
-    if (batch.length === 0) return 0;
-    const payloads = batch.map((event) => ({ eventId: event.id, payload: webhookBody(event) }));
-    try {
-      await tx.transaction(async (savepoint) => {
-        await insertDeliveriesForEvents(savepoint, payloads, now);
-        await markEventsDispatched(savepoint, batch.map((event) => event.id), now);
-      });
-      return batch.length;
-    } catch {
-      // One of them is poisoned: find out which, event by event.
-    }
-    for (const item of payloads) {
+    for (const event of batch) {
+      const item = { eventId: event.id, payload: webhookBody(event) };
       try {
         await tx.transaction(async (savepoint) => {
           await insertDeliveriesForEvents(savepoint, [item], now);
@@ -112,7 +116,7 @@ export async function dispatchEventBatch(
   });
 }
 
-export const DEFAULT_PER_SUBSCRIPTION_CONCURRENCY = 20;
+export const DEFAULT_PER_SUBSCRIPTION_CONCURRENCY = 50;
 
 export async function claimDeliveries(
   deps: Pick<WorkerDeps, 'db' | 'clock' | 'leaseMs' | 'perSubscriptionConcurrency'>,
