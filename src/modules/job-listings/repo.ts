@@ -1,5 +1,5 @@
 // SQL of the job listings module. Every query that starts from a request filters by company.
-import { and, asc, count, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
@@ -100,54 +100,67 @@ export async function findJobListingStatus(
   return row;
 }
 
+/**
+ * The five child collections of the listings `which` selects, as one JSON object of arrays, each in
+ * its order: one round trip, not five. Tag links keep the order they were given in: their ids are
+ * made in that order only by chance, so they carry no order column; sorted by tag for a stable answer.
+ */
+function childrenJson(which: SQL): SQL {
+  return sql`json_build_object(
+    'skills', (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'sortOrder', sort_order, 'value', value,
+        'type', type, 'expertType', expert_type, 'languageProficiency', language_proficiency, 'drivingClass', driving_class)
+      ORDER BY sort_order), '[]') FROM job_listing_skills WHERE job_listing_id ${which}),
+    'benefits', (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'sortOrder', sort_order, 'value', value)
+      ORDER BY sort_order), '[]') FROM job_listing_benefits WHERE job_listing_id ${which}),
+    'hiringSteps', (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'stepOrder', step_order,
+        'stepName', step_name, 'description', description)
+      ORDER BY step_order, id), '[]') FROM job_listing_hiring_steps WHERE job_listing_id ${which}),
+    'tags', (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'tagId', tag_id)
+      ORDER BY tag_id), '[]') FROM job_listing_tags WHERE job_listing_id ${which}),
+    'requirements', (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'sortOrder', sort_order,
+        'requirementText', requirement_text)
+      ORDER BY sort_order), '[]') FROM job_listing_requirements WHERE job_listing_id ${which})
+  )`;
+}
+
+/** Adds the children read by childrenJson to their listings (the drivers differ: parsed JSON or its text). */
+function addChildren(byListing: Map<string, ListingChildren>, json: unknown): void {
+  const collections = (typeof json === 'string' ? JSON.parse(json) : json) as Record<keyof ListingChildren, Array<{ jobListingId: string }>>;
+  for (const key of ['skills', 'benefits', 'hiringSteps', 'tags', 'requirements'] as const) {
+    for (const child of collections[key]) (byListing.get(child.jobListingId)![key] as unknown[]).push(child);
+  }
+}
+
 export async function loadChildren(db: Db, listingIds: string[]): Promise<Map<string, ListingChildren>> {
   const byListing = new Map<string, ListingChildren>();
   for (const id of listingIds) byListing.set(id, { skills: [], benefits: [], hiringSteps: [], tags: [], requirements: [] });
   if (listingIds.length === 0) return byListing;
-  // All five collections in one statement (one round trip, not five), each as a JSON array in its
-  // order. Tag links keep the order they were given in: their ids are made in that order only by
-  // chance, so they carry no order column; sorted by tag for a stable answer.
   const ids = sql.join(
     listingIds.map((id) => sql`${id}::uuid`),
     sql`, `,
   );
-  const [row] = await queryRows<Record<keyof ListingChildren, unknown>>(
-    db,
-    sql`SELECT
-      (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'sortOrder', sort_order, 'value', value,
-          'type', type, 'expertType', expert_type, 'languageProficiency', language_proficiency, 'drivingClass', driving_class)
-        ORDER BY sort_order), '[]') FROM job_listing_skills WHERE job_listing_id IN (${ids})) AS skills,
-      (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'sortOrder', sort_order, 'value', value)
-        ORDER BY sort_order), '[]') FROM job_listing_benefits WHERE job_listing_id IN (${ids})) AS benefits,
-      (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'stepOrder', step_order, 'stepName', step_name,
-          'description', description)
-        ORDER BY step_order, id), '[]') FROM job_listing_hiring_steps WHERE job_listing_id IN (${ids})) AS "hiringSteps",
-      (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'tagId', tag_id)
-        ORDER BY tag_id), '[]') FROM job_listing_tags WHERE job_listing_id IN (${ids})) AS tags,
-      (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'sortOrder', sort_order,
-          'requirementText', requirement_text)
-        ORDER BY sort_order), '[]') FROM job_listing_requirements WHERE job_listing_id IN (${ids})) AS requirements`,
-  );
-  // The drivers differ: one parses json columns, the other may hand back the text.
-  const rows = <T>(value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as Array<T & { jobListingId: string }>;
-  for (const child of rows<SkillRow>(row.skills)) byListing.get(child.jobListingId)!.skills.push(child);
-  for (const child of rows<BenefitRow>(row.benefits)) byListing.get(child.jobListingId)!.benefits.push(child);
-  for (const child of rows<HiringStepRow>(row.hiringSteps)) byListing.get(child.jobListingId)!.hiringSteps.push(child);
-  for (const child of rows<TagLinkRow>(row.tags)) byListing.get(child.jobListingId)!.tags.push(child);
-  for (const child of rows<RequirementRow>(row.requirements)) byListing.get(child.jobListingId)!.requirements.push(child);
+  const [row] = await queryRows<{ children: unknown }>(db, sql`SELECT ${childrenJson(sql`IN (${ids})`)} AS children`);
+  addChildren(byListing, row.children);
   return byListing;
 }
 
+/** The company's listing with its children, in one statement; `lock: 'update'` as findJobListingRow. */
 export async function findJobListingAggregate(
   db: Db,
   companyId: string,
   id: string,
   options: { lock?: 'update' } = {},
 ): Promise<JobListingAggregate | undefined> {
-  const listing = await findJobListingRow(db, companyId, id, options);
-  if (!listing) return undefined;
-  const children = (await loadChildren(db, [id])).get(id)!;
-  return { listing, ...children };
+  const query = db
+    .select({ listing: jobListings, children: sql<unknown>`${childrenJson(sql`= ${jobListings.id}`)}` })
+    .from(jobListings)
+    .where(and(eq(jobListings.id, id), eq(jobListings.companyId, companyId)))
+    .limit(1);
+  const [found] = options.lock === 'update' ? await query.for('update') : await query;
+  if (!found) return undefined;
+  const byListing = new Map<string, ListingChildren>([[id, { skills: [], benefits: [], hiringSteps: [], tags: [], requirements: [] }]]);
+  addChildren(byListing, found.children);
+  return { listing: found.listing, ...byListing.get(id)! };
 }
 
 export async function updateJobListingRow(
