@@ -62,25 +62,6 @@ export async function replaceChildren(db: Db, listingId: string, children: Parti
 }
 
 /**
- * The company's listing, or undefined (also for another company's id). `lock: 'update'` takes
- * the row lock a state change needs, so two concurrent moves of one listing serialize.
- */
-export async function findJobListingRow(
-  db: Db,
-  companyId: string,
-  id: string,
-  options: { lock?: 'update' } = {},
-): Promise<JobListingRow | undefined> {
-  const query = db
-    .select()
-    .from(jobListings)
-    .where(and(eq(jobListings.id, id), eq(jobListings.companyId, companyId)))
-    .limit(1);
-  const [row] = options.lock === 'update' ? await query.for('update') : await query;
-  return row;
-}
-
-/**
  * The status of the company's listing, or undefined when there is none (or it is another
  * company's). For applications: called inside their own transaction, the row is locked FOR SHARE
  * until that transaction ends, so the listing cannot be closed, archived or deleted between the
@@ -144,7 +125,11 @@ export async function loadChildren(db: Db, listingIds: string[]): Promise<Map<st
   return byListing;
 }
 
-/** The company's listing with its children, in one statement; `lock: 'update'` as findJobListingRow. */
+/**
+ * The company's listing with its children in one statement, or undefined (also for another
+ * company's id). `lock: 'update'` takes the row lock a state change needs, so two concurrent moves
+ * of one listing serialize.
+ */
 export async function findJobListingAggregate(
   db: Db,
   companyId: string,
