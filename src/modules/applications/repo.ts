@@ -19,15 +19,17 @@ export async function findApplication(db: Db, companyId: string, id: string): Pr
 
 /**
  * The company's application and its row version (`xmin`, changed by every update of the row): a
- * status move decided on this read is written only if the row is still this version.
+ * status move decided on this read is written only if the row is still this version. `also`
+ * selects one more value in the same statement, given the row's candidate id (its candidate).
  */
 export async function findApplicationVersion(
   db: Db,
   companyId: string,
   id: string,
-): Promise<{ row: ApplicationRow; version: string } | undefined> {
+  also: (candidateId: SQL) => SQL,
+): Promise<{ row: ApplicationRow; version: string; also: unknown } | undefined> {
   const [found] = await db
-    .select({ row: applications, version: sql<string>`${applications}.xmin::text` })
+    .select({ row: applications, version: sql<string>`${applications}.xmin::text`, also: sql<unknown>`${also(sql`${applications.candidateId}`)}` })
     .from(applications)
     .where(and(eq(applications.companyId, companyId), eq(applications.id, id)))
     .limit(1);

@@ -8,6 +8,7 @@ import { ConflictError, NotFoundError } from '../../shared/errors.ts';
 import {
   assertNoDuplicateEmails,
   candidateSummariesByIds,
+  candidateSummaryColumn,
   findOrCreateCandidate,
   getCandidate,
   importCandidateRows,
@@ -148,9 +149,14 @@ export async function updateApplicationStatus(
 ): Promise<PresentedApplication> {
   const { companyId } = principal;
   let listing: Promise<{ listing: JobListingView; language: string }> | undefined;
+  const candidate = candidateSummaryColumn(companyId);
   for (let attempt = 0; attempt < OPTIMISTIC_MOVES; attempt++) {
-    const found = await findApplicationVersion(ctx.db, companyId, id);
+    // The application and its candidate (for the event and the answer) in one statement.
+    const found = await findApplicationVersion(ctx.db, companyId, id, candidate.select);
     if (!found) throw new NotFoundError('Application');
+    const summary = candidate.read(found.also);
+    if (!summary) throw new Error(`application ${id} has no candidate ${found.row.candidateId}`);
+    const candidates = new Map([[summary.id, summary]]);
     const decision = decideMove(found.row.status as ApplicationStage, body.status, body.expectedStatus);
     if (decision.kind === 'conflict') throw staleStatus(decision.current, body.expectedStatus!);
     // The embedded listing does not change with the move: presented while the move is written.
@@ -158,7 +164,6 @@ export async function updateApplicationStatus(
       listing = getJobListing(ctx, companyId, found.row.jobListingId, options.acceptLanguage);
       listing.catch(() => {}); // awaited below; a move that gives up here must not leave it unhandled
     }
-    const candidates = await candidateSummariesByIds(ctx.db, companyId, [found.row.candidateId]);
     let row = found.row;
     if (decision.kind === 'move') {
       const now = ctx.clock.now();
