@@ -70,7 +70,7 @@ export interface paths {
         };
         /**
          * List job listings
-         * @description The company's listings, newest first (createdAt descending, then id); with `updatedSince`, in the order they changed ((updatedAt, id) ascending) so a sync can resume from `resumeCursor`. Filters: `status` (repeatable; ARCHIVED listings are listed only when asked for by status) and `updatedSince`. Page by `page` or by `cursor` (`nextCursor` of the previous page). Items carry exactly id, status, position (value and translated only), positionType, workPlaceType and createdAt; each position is in the best language available for that listing, and `Content-Language` lists the languages of the page.
+         * @description The company's listings, newest first (createdAt descending, then id); with `updatedSince`, in the order they changed ((updatedAt, id) ascending) so a sync can resume from `resumeCursor`. Filters: `status` (repeatable; ARCHIVED listings are listed only when asked for by status), `updatedSince` and `q` (the position contains it, case-insensitively, as written or translated). Page by `page` or by `cursor` (`nextCursor` of the previous page). Items carry exactly id, status, position (value and translated only), positionType, workPlaceType and createdAt; each position is in the best language available for that listing, and `Content-Language` lists the languages of the page.
          *
          *     **Languages.** Texts are written in the listing's source `language` (set on create; default the company's default language). Send `Accept-Language` (q-values honoured; de-CH falls back to de) to read them in another language; the response names the language served in `Content-Language`. Each text object carries `value` (the translation when one exists, else the original with `translated: false`), `original` and `sourceLanguage`. `translationType` is HUMAN for translations given through PUT .../translations/{lang} and AI for machine translations, made only when the server is configured with a translation service (none by default): then a missing translation is made on the first request for that language and kept. A HUMAN translation always wins over an AI one. Editing an original retires its translations.
          *
@@ -2527,6 +2527,8 @@ export interface operations {
                 status?: ("DRAFT" | "ACTIVE" | "UNDER_REVIEW" | "CLOSED" | "ARCHIVED")[];
                 /** @description Only listings changed at or after this ISO 8601 timestamp */
                 updatedSince?: string;
+                /** @description Only listings whose position contains this text (case-insensitive, leading and trailing spaces ignored), as written or in any of its stored translations. `%` and `_` are plain characters. */
+                q?: string;
             };
             header?: {
                 /** @description Languages wanted, e.g. `de-CH, de;q=0.9, en;q=0.5`; see the language rules. */

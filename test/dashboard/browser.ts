@@ -76,8 +76,11 @@ export async function checkPage(page: Page, name: string): Promise<string[]> {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
     await page.waitForTimeout(150); // the layout settles (navigation collapses to a menu at 390)
     problems.push(...(await seriousViolations(page)).map((problem) => `${width}px: ${problem}`));
+    // From the top: a full-page shot of a scrolled page draws the fixed header mid-page.
+    await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
+  await page.waitForTimeout(150); // the navigation slides back in before the next step measures anything
   return problems;
 }

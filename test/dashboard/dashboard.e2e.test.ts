@@ -9,13 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { buildDashboard } from '../../scripts/build-dashboard.ts';
 import { runWebhookWorkerOnce } from '../../src/modules/webhooks/delivery-worker.ts';
 import { createWebhookTransport } from '../../src/modules/webhooks/transport.ts';
 import { ALL_SCOPES } from '../../src/modules/api-keys/scopes.ts';
 import { getCompany } from '../../src/modules/companies/service.ts';
 import { getMembership } from '../../src/modules/users/service.ts';
+import { listInvitationsPage } from '../../src/modules/users/members.ts';
 import { userByEmail } from '../helpers/users.ts';
 import { startListeningApp, type ListeningApp } from '../identity/server.ts';
 import { checkPage, launch, type Driver } from './browser.ts';
@@ -88,6 +89,24 @@ async function api(path: string, method = 'GET', body?: unknown): Promise<any> {
   });
   expect(response.status, await response.clone().text()).toBeLessThan(300);
   return response.json();
+}
+
+/**
+ * Where the element is once the layout has stopped moving (the navigation slides back in after the
+ * 390 px screenshot): the same box for 300 ms.
+ */
+async function settledBox(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  await locator.scrollIntoViewIfNeeded();
+  let last = JSON.stringify(await locator.boundingBox());
+  let same = 0;
+  for (let tries = 0; tries < 50; tries++) {
+    await page.waitForTimeout(100);
+    const now = JSON.stringify(await locator.boundingBox());
+    same = now === last && now !== 'null' ? same + 1 : 0;
+    if (same === 3) return JSON.parse(now);
+    last = now;
+  }
+  throw new Error('the element kept moving');
 }
 
 async function expectAccessible(name: string): Promise<void> {
@@ -182,7 +201,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await drawer.getByRole('button', { name: 'Close' }).click();
   });
 
-  it('job listings: create, edit, translate and publish a listing', async () => {
+  it('job listings: create with every kind of field, edit, translate every text, publish; search across pages', async () => {
     await open('/job-listings', 'Job listings');
     await page.getByText('No job listings yet').waitFor();
     await page.getByRole('button', { name: 'New listing' }).click();
@@ -190,36 +209,124 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await drawer.getByLabel('Position', { exact: true }).fill('Senior welder');
     await drawer.getByLabel('Job description').fill('Weld pipelines on site.');
     await drawer.getByLabel('City').fill('Basel');
+    await drawer.getByLabel('Postal code').fill('4051');
     await drawer.getByLabel('Country (ISO code)').fill('CH');
+    await drawer.getByLabel('Benefits (one per line)').fill('Company van\nTools provided');
+    await drawer.getByRole('button', { name: 'Add skill' }).click();
+    await drawer.getByLabel('Skill 1', { exact: true }).fill('TIG welding');
+    await drawer.getByRole('button', { name: 'Add skill' }).click();
+    await drawer.getByLabel('Skill 2', { exact: true }).fill('German');
+    await drawer.getByRole('combobox', { name: 'Kind of skill 2' }).click();
+    await page.getByRole('option', { name: 'language', exact: true }).click();
+    await drawer.getByRole('combobox', { name: 'Language level of skill 2' }).click();
+    await page.getByRole('option', { name: 'B2', exact: true }).click();
+    await drawer.getByRole('button', { name: 'Add step' }).click();
+    await drawer.getByLabel('Step 1', { exact: true }).fill('Welding test');
+    await drawer.getByRole('button', { name: 'Add step' }).click();
+    await drawer.getByLabel('Step 2', { exact: true }).fill('Phone call');
+    await drawer.getByLabel('What happens in step 2').fill('Thirty minutes with the site lead.');
     await expectAccessible('job-listing-editor');
+    // The API's refusal is shown readably, naming the field; the form keeps what was typed.
+    await drawer.getByLabel('Country (ISO code)').fill('XX');
+    await drawer.getByRole('button', { name: 'Create listing' }).click();
+    const refusal = drawer.getByRole('alert').filter({ hasText: 'Could not save the listing' });
+    await poll(() => refusal.textContent()).toContain('address.country');
+    await drawer.getByLabel('Country (ISO code)').fill('CH');
     await drawer.getByRole('button', { name: 'Create listing' }).click();
     const row = page.getByRole('row', { name: /Senior welder/ });
     await row.waitFor();
     expect(await row.textContent()).toContain('DRAFT');
+    const [created] = (await api('/public/v1/job-listings?size=10')).data;
+    const stored = await api(`/public/v1/job-listings/${created.id}`);
+    expect(stored.address).toMatchObject({ city: 'Basel', postalCode: '4051', country: 'CH' });
+    expect(stored.benefits.map((benefit: { original: string }) => benefit.original)).toEqual(['Company van', 'Tools provided']);
+    expect(stored.skills).toMatchObject([
+      { value: { original: 'TIG welding' }, type: 'SKILL' },
+      { value: { original: 'German' }, type: 'LANGUAGE', languageProficiency: 'B2' },
+    ]);
+    expect(stored.hiringProcessSteps.map((step: { stepName: { original: string } }) => step.stepName.original)).toEqual(['Welding test', 'Phone call']);
 
     await row.getByRole('button', { name: 'Edit Senior welder' }).click();
     drawer = page.getByRole('dialog', { name: 'Edit job listing' });
     await drawer.getByLabel('Job description').fill('Weld pipelines and pressure vessels on site.');
+    await drawer.getByRole('button', { name: 'Move step 2 up' }).click();
+    await drawer.getByRole('combobox', { name: 'Level of skill 1' }).click();
+    await page.getByRole('option', { name: 'expert', exact: true }).click();
     await drawer.getByRole('button', { name: 'Save changes' }).click();
-    await poll(async () => (await api(`/public/v1/job-listings?size=10`)).data[0]?.id).toBeTruthy();
-    const [listing] = (await api('/public/v1/job-listings?size=10')).data;
+    const listing = created;
     await poll(async () => (await api(`/public/v1/job-listings/${listing.id}`)).jobDescription?.original).toBe('Weld pipelines and pressure vessels on site.');
+    const edited = await api(`/public/v1/job-listings/${listing.id}`);
+    expect(edited.hiringProcessSteps.map((step: { stepName: { original: string }; stepOrder: number }) => [step.stepOrder, step.stepName.original])).toEqual([
+      [1, 'Phone call'],
+      [2, 'Welding test'],
+    ]);
+    expect(edited.skills[0]).toMatchObject({ value: { original: 'TIG welding' }, expertType: 'EXPERT' });
 
+    // Every translated text, in German: position, description, each benefit, skill and step.
     await drawer.getByRole('tab', { name: 'Translations' }).click();
-    await drawer.getByLabel('Position in de').fill('Schweisser (Senior)');
-    await drawer.getByLabel('Job description in de').fill('Rohrleitungen und Druckbehälter vor Ort schweissen.');
+    const german: Array<[string, string]> = [
+      ['Position in de', 'Schweisser (Senior)'],
+      ['Job description in de', 'Rohrleitungen und Druckbehälter vor Ort schweissen.'],
+      ['Benefit 1 in de', 'Firmenwagen'],
+      ['Benefit 2 in de', 'Werkzeug wird gestellt'],
+      ['Skill 1 in de', 'WIG-Schweissen'],
+      ['Step 1 in de', 'Telefongespräch'],
+      ['Step 1 description in de', 'Dreissig Minuten mit der Bauleitung.'],
+      ['Step 2 in de', 'Schweissprobe'],
+    ];
+    for (const [label, text] of german) await drawer.getByLabel(label, { exact: true }).fill(text);
+    // A skill list is translated whole or not at all: the second skill is still missing.
+    await drawer.getByText('Translate every skill or none (1 of 2 filled).').waitFor();
+    expect(await drawer.getByRole('button', { name: 'Save translation' }).isDisabled()).toBe(true);
+    await drawer.getByLabel('Skill 2 in de', { exact: true }).fill('Deutsch');
     await drawer.getByRole('button', { name: 'Save translation' }).click();
     await drawer.getByText('Translation saved.').waitFor();
-    await poll(() => drawer.getByText('Human translation', { exact: true }).count()).toBe(2);
+    await poll(() => drawer.getByText('Human translation', { exact: true }).count()).toBe(german.length + 1);
     await expectAccessible('job-listing-translations');
+    // The language switcher: nothing in French yet; German is still there on the way back.
+    await drawer.getByRole('combobox', { name: 'Translate into' }).click();
+    await page.getByRole('option', { name: 'fr', exact: true }).click();
+    await poll(() => drawer.getByText('not translated', { exact: true }).count()).toBe(german.length + 1);
+    expect(await drawer.getByLabel('Position in fr', { exact: true }).inputValue()).toBe('');
+    await drawer.getByRole('combobox', { name: 'Translate into' }).click();
+    await page.getByRole('option', { name: 'de', exact: true }).click();
+    await poll(() => drawer.getByLabel('Benefit 2 in de', { exact: true }).inputValue()).toBe('Werkzeug wird gestellt');
     await drawer.getByRole('button', { name: 'Close' }).click();
 
     await row.getByRole('button', { name: 'More actions for Senior welder' }).click();
     await page.getByRole('menuitem', { name: 'Publish' }).click();
     await poll(() => row.textContent()).toContain('ACTIVE');
-    const german = await fetch(`${t.baseUrl}/public/v1/job-listings/${listing.id}`, { headers: { ...(await checker()), 'accept-language': 'de' } });
-    expect(((await german.json()) as { position: unknown }).position).toMatchObject({ value: 'Schweisser (Senior)', translated: true, translationType: 'HUMAN' });
+    const inGerman = await fetch(`${t.baseUrl}/public/v1/job-listings/${listing.id}`, { headers: { ...(await checker()), 'accept-language': 'de' } });
+    const de = (await inGerman.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const human = (value: string) => ({ value, translated: true, translationType: 'HUMAN' });
+    expect(de.position).toMatchObject(human('Schweisser (Senior)'));
+    expect(de.benefits).toMatchObject([human('Firmenwagen'), human('Werkzeug wird gestellt')]);
+    expect(de.skills.map((skill: { value: unknown }) => skill.value)).toMatchObject([human('WIG-Schweissen'), human('Deutsch')]);
+    expect(de.hiringProcessSteps).toMatchObject([
+      { stepName: human('Telefongespräch'), description: human('Dreissig Minuten mit der Bauleitung.') },
+      { stepName: human('Schweissprobe'), description: null },
+    ]);
     await expectAccessible('job-listings');
+
+    // Search by position is the API's q: across every page, in any language, with the exact total.
+    const bulk = await Promise.all(
+      Array.from({ length: 21 }, async (_, i) => (await api('/public/v1/job-listings', 'POST', { position: `Bulk fitter ${i + 1}`, positionType: 'CONTRACT', workPlaceType: 'ON_SITE' })).id as string),
+    );
+    const search = page.getByLabel('Search by position');
+    await search.fill('BULK FITTER');
+    const count = page.getByText(/listing\(s\) match/);
+    await poll(() => count.textContent()).toBe('21 listing(s) match “BULK FITTER”');
+    expect(await page.getByRole('row', { name: /Bulk fitter/ }).count()).toBe(20);
+    await page.getByRole('button', { name: 'next page' }).click();
+    await poll(() => page.getByRole('row', { name: /Bulk fitter/ }).count()).toBe(1);
+    await search.fill('schweisser');
+    await poll(() => count.textContent()).toBe('1 listing(s) match “schweisser”');
+    await row.waitFor();
+    await search.fill('no such job');
+    await page.getByText('No listing matches “no such job”.').waitFor();
+    await search.fill('');
+    await page.getByText(/^\d+ listing\(s\)$/).waitFor();
+    await Promise.all(bulk.map((id) => api(`/public/v1/job-listings/${id}/archive`, 'POST')));
   });
 
   it('review: turn review on in settings, publish a listing (waits for review), approve it from the queue', async () => {
@@ -228,7 +335,6 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Save company settings' }).click();
     await page.getByText('Saved.').waitFor();
     expect((await getCompany(t.ctx, await companyId())).requiresListingReview).toBe(true);
-    await expectAccessible('settings');
 
     await open('/job-listings', 'Job listings');
     await page.getByRole('button', { name: 'New listing' }).click();
@@ -249,7 +355,59 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     expect(approved.status).toBe('ACTIVE');
   });
 
-  it('pipeline: keyboard moves with expectedStatus, a clear message on a stale move, the history in the drawer', async () => {
+  it('settings: invite members, cancel an invitation, and remove a member who joined', async () => {
+    const colleague = `colleague-${randomUUID().slice(0, 8)}@example.com`;
+    const mistaken = `mistaken-${randomUUID().slice(0, 8)}@example.com`;
+    await open('/settings', 'Settings');
+    const invitations = page.getByRole('region', { name: 'Open invitations' });
+    for (const address of [colleague, mistaken]) {
+      await page.getByLabel('Invite by e-mail').fill(address);
+      await page.getByRole('button', { name: 'Invite', exact: true }).click();
+      await page.getByText(`Invited ${address}.`).waitFor();
+      await invitations.getByRole('row', { name: new RegExp(address) }).waitFor();
+    }
+    expect(await invitations.getByRole('row', { name: new RegExp(colleague) }).textContent()).toContain('MEMBER');
+    await expectAccessible('settings');
+
+    // Revoke one invitation: gone from the list, and the API no longer has it.
+    await page.getByRole('button', { name: `Cancel invitation for ${mistaken}` }).click();
+    await page.getByRole('dialog', { name: 'Cancel invitation?' }).getByRole('button', { name: 'Cancel invitation' }).click();
+    await page.getByText(`Cancelled the invitation for ${mistaken}.`).waitFor();
+    await poll(() => invitations.getByRole('row', { name: new RegExp(mistaken) }).count()).toBe(0);
+    const stillOpen = (await listInvitationsPage(t.ctx, await companyId(), { page: 0, size: 100 })).data.map((invitation) => invitation.email);
+    expect(stillOpen).toEqual([colleague]);
+
+    // The colleague signs in (their own browser profile) and joins through the invitation.
+    const other = await driver.browser.newContext({ baseURL: t.baseUrl, viewport: { width: 1280, height: 800 } });
+    try {
+      const theirs = await other.newPage();
+      await theirs.goto('/');
+      await theirs.getByLabel('E-mail').fill(colleague);
+      await theirs.getByLabel('Name (optional)').fill('Colin Colleague');
+      await theirs.getByRole('button', { name: 'Sign in' }).click();
+      await theirs.getByText(`${colleague} · Member`).waitFor({ timeout: 15_000 });
+    } finally {
+      await other.close();
+    }
+    const colleagueId = (await userByEmail(t.ctx, colleague))!.id;
+    expect((await getMembership(t.ctx, colleagueId))?.companyId).toBe(await companyId());
+
+    // The page reads the lists again when it is opened again.
+    await open('/', 'Overview');
+    await open('/settings', 'Settings');
+    const members = page.getByRole('region', { name: 'Members' });
+    await members.getByRole('row', { name: /Colin Colleague/ }).waitFor();
+    await page.getByText('No open invitations.').waitFor();
+    await members.getByRole('button', { name: `Remove ${colleague}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove member?' });
+    await confirm.getByText('Colin Colleague loses access').waitFor();
+    await confirm.getByRole('button', { name: 'Remove member' }).click();
+    await page.getByText(`Removed ${colleague}.`).waitFor();
+    await poll(() => members.getByRole('row', { name: /Colin Colleague/ }).count()).toBe(0);
+    expect(await getMembership(t.ctx, colleagueId)).toBeUndefined();
+  });
+
+  it('pipeline: a pointer drag and a keyboard move with expectedStatus, a clear message on a stale move, the history in the drawer', async () => {
     const [listing] = (await api('/public/v1/job-listings?size=10&status=ACTIVE')).data.filter((item: { position: { value: string } }) => item.position.value === 'Senior welder');
     const application = await api('/public/v1/applications', 'POST', {
       jobListingId: listing.id,
@@ -263,17 +421,24 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await page.getByTestId('column-ACTIVE').getByTestId(`card-${application.id}`).waitFor();
     await expectAccessible('pipeline');
 
-    // With the keyboard, the card's "Move to" select: Applied -> In review -> Interview. (The pointer
-    // drag works by hand but is not driven here: in headless Chromium the drop raced dnd-kit's
-    // measurement of the column under the pointer and landed on nothing too often to be a test.)
-    await card.getByRole('combobox', { name: 'Move Ada Lovelace to' }).focus();
-    await page.keyboard.press('ArrowDown'); // opens the list on the current stage
-    await page.getByRole('option', { name: 'Applied', selected: true }).waitFor();
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
+    // With the pointer: drag the card's handle from Applied onto In review (mouse down, move in
+    // steps, up). The drop waits until dnd-kit has marked the column under the pointer (data-over):
+    // letting go earlier raced its measurement and could land on nothing.
+    const handle = card.getByRole('button', { name: /^Drag Ada Lovelace/ });
+    const target = page.getByTestId('column-IN_REVIEW');
+    const from = await settledBox(handle);
+    const to = await settledBox(target);
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2, { steps: 3 });
+    await page.mouse.move(to.x + to.width / 2, to.y + 60, { steps: 12 });
+    await poll(() => target.getAttribute('data-over')).toBe('true');
+    await page.mouse.up();
     await page.getByText('Ada Lovelace moved to In review.').waitFor();
     await page.getByTestId('column-IN_REVIEW').getByTestId(`card-${application.id}`).waitFor();
+    expect((await api(`/public/v1/applications/${application.id}`)).status).toBe('IN_REVIEW');
 
+    // With the keyboard, the card's "Move to" select: In review -> Interview.
     await card.getByRole('combobox', { name: 'Move Ada Lovelace to' }).focus();
     await page.keyboard.press('ArrowDown'); // opens the list on the current stage
     await page.getByRole('option', { name: 'In review', selected: true }).waitFor();

@@ -1,7 +1,8 @@
-import { Alert, Badge, Button, Card, Drawer, FileInput, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Drawer, FileInput, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { api, ApiError, call, useLoad, type Schemas } from '../api';
-import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, ScrollTable, timeAgo } from '../ui';
+import { ResourceTable, useAction } from '../components';
+import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo } from '../ui';
 
 type ImportRow = { firstName: string; lastName: string; email: string; phone?: string | null; headline?: string | null; location?: string | null; skills?: string[]; links?: string[] };
 
@@ -94,7 +95,7 @@ function ImportCsv({ onImported }: { onImported: () => void }) {
   const [result, setResult] = useState<Schemas['CandidateImportResult']>();
   const [problems, setProblems] = useState<Map<number, string[]>>();
   const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const importing = useAction();
 
   const choose = async (chosen: File | null) => {
     setFile(chosen);
@@ -106,21 +107,21 @@ function ImportCsv({ onImported }: { onImported: () => void }) {
     setParsed(next);
     if (next.problems.size > 0) setProblems(next.problems);
   };
-  const upload = async () => {
+  const upload = () => {
     if (!parsed) return;
-    setBusy(true);
     setError(undefined);
     setProblems(undefined);
-    try {
-      setResult(await call(api.POST('/public/v1/candidates/import', { body: { candidates: parsed.rows, ...(listing ? { jobListingId: listing } : {}) } })));
-      onImported();
-    } catch (caught) {
-      if (caught instanceof ApiError && caught.status === 422 && caught.details.some((detail) => detail.field.startsWith('candidates['))) {
-        setProblems(problemsFromServer(caught));
-      } else setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    void importing.run(async () => {
+      try {
+        setResult(await call(api.POST('/public/v1/candidates/import', { body: { candidates: parsed.rows, ...(listing ? { jobListingId: listing } : {}) } })));
+        onImported();
+      } catch (caught) {
+        // Rows the server refused are listed with the file's own problems, by row.
+        if (caught instanceof ApiError && caught.status === 422 && caught.details.some((detail) => detail.field.startsWith('candidates['))) {
+          setProblems(problemsFromServer(caught));
+        } else setError(caught);
+      }
+    });
   };
   return (
     <Card withBorder>
@@ -142,7 +143,7 @@ function ImportCsv({ onImported }: { onImported: () => void }) {
             onChange={setListing}
             w={280}
           />
-          <Button onClick={upload} loading={busy} disabled={!parsed || parsed.rows.length === 0 || parsed.problems.size > 0}>
+          <Button onClick={upload} loading={importing.busy} disabled={!parsed || parsed.rows.length === 0 || parsed.problems.size > 0}>
             Import {parsed ? `${parsed.rows.length} row(s)` : ''}
           </Button>
         </Group>
@@ -250,44 +251,28 @@ export function CandidatesPage() {
           </Button>
         </Group>
       </form>
-      <LoadState state={candidates} label="Loading candidates">
-        {({ data, pagination }) =>
-          data.length === 0 ? (
-            <Empty>{search ? `No candidate matches “${search}”.` : 'No candidates yet. Import a CSV below, or let applications come in.'}</Empty>
-          ) : (
-            <>
-              <ScrollTable minWidth={560} label="Candidates">
-                <Table highlightOnHover>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Name</Table.Th>
-                      <Table.Th>E-mail</Table.Th>
-                      <Table.Th>Headline</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.map((candidate) => (
-                      <Table.Tr key={candidate.id}>
-                        <Table.Td>
-                          <Button variant="subtle" size="compact-sm" onClick={() => setOpen(candidate.id)}>
-                            {candidate.firstName} {candidate.lastName}
-                          </Button>
-                        </Table.Td>
-                        <Table.Td>{candidate.email}</Table.Td>
-                        <Table.Td>{candidate.headline ?? '—'}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </ScrollTable>
-              {pagination.totalPages > 1 && <Pagination total={pagination.totalPages} value={page} onChange={setPage} getControlProps={(control) => ({ 'aria-label': `${control} page` })} />}
-              <Text size="xs" c="dimmed">
-                {pagination.totalElements} candidate(s)
-              </Text>
-            </>
-          )
-        }
-      </LoadState>
+      <ResourceTable
+        state={candidates}
+        loadingLabel="Loading candidates"
+        empty={search ? `No candidate matches “${search}”.` : 'No candidates yet. Import a CSV below, or let applications come in.'}
+        label="Candidates"
+        minWidth={560}
+        rowKey={(candidate) => candidate.id}
+        page={{ value: page, onChange: setPage }}
+        countLabel="candidate(s)"
+        columns={[
+          {
+            header: 'Name',
+            cell: (candidate) => (
+              <Button variant="subtle" size="compact-sm" onClick={() => setOpen(candidate.id)}>
+                {candidate.firstName} {candidate.lastName}
+              </Button>
+            ),
+          },
+          { header: 'E-mail', cell: (candidate) => candidate.email },
+          { header: 'Headline', cell: (candidate) => candidate.headline ?? '—' },
+        ]}
+      />
       <ImportCsv onImported={candidates.reload} />
       {open && <Profile id={open} onClose={() => setOpen(undefined)} />}
     </Page>

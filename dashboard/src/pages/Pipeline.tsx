@@ -2,6 +2,7 @@ import { Alert, Badge, Card, Drawer, Group, Paper, ScrollArea, Select, Stack, Te
 import { DndContext, KeyboardSensor, PointerSensor, pointerWithin, rectIntersection, useDraggable, useDroppable, useSensor, useSensors, type CollisionDetection, type DragEndEvent } from '@dnd-kit/core';
 import { useEffect, useState } from 'react';
 import { api, ApiError, call, useLoad, type Schemas } from '../api';
+import { Notice } from '../components';
 import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo } from '../ui';
 
 type Application = Schemas['ApplicationSummary'];
@@ -207,11 +208,7 @@ export function PipelinePage() {
         </Alert>
       )}
       <ErrorMessage error={error} title="Could not move the application" />
-      {moved && (
-        <Text size="sm" c="#1e6b34" role="status">
-          {moved}
-        </Text>
-      )}
+      <Notice>{moved}</Notice>
       {listing && (
         <LoadState state={applications} label="Loading applications">
           {() => (

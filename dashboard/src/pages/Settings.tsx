@@ -1,7 +1,8 @@
-import { Badge, Button, Card, Group, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { api, call, useLoad, type Schemas } from '../api';
-import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin, useSession , ScrollTable } from '../ui';
+import { ConfirmDialog, FormActions, Notice, ResourceTable, useAction } from '../components';
+import { ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin, useSession } from '../ui';
 
 const LANGUAGES = [
   { value: 'en', label: 'English (en)' },
@@ -19,9 +20,8 @@ function CompanyForm({ company, onSaved }: { company: Schemas['CompanySettings']
   const [name, setName] = useState(company.name);
   const [language, setLanguage] = useState<string | null>(company.defaultLanguage);
   const [review, setReview] = useState(company.requiresListingReview);
-  const [error, setError] = useState<unknown>();
   const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const saving = useAction();
   useEffect(() => {
     setName(company.name);
     setLanguage(company.defaultLanguage);
@@ -30,19 +30,13 @@ function CompanyForm({ company, onSaved }: { company: Schemas['CompanySettings']
   const languages = LANGUAGES.some((item) => item.value === company.defaultLanguage)
     ? LANGUAGES
     : [...LANGUAGES, { value: company.defaultLanguage, label: company.defaultLanguage }];
-  const save = async () => {
-    setBusy(true);
-    setError(undefined);
+  const save = () => {
     setSaved(false);
-    try {
+    void saving.run(async () => {
       await call(api.PATCH('/settings/company', { body: { name, defaultLanguage: language ?? undefined, requiresListingReview: review } }));
       setSaved(true);
       onSaved();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Card withBorder>
@@ -59,18 +53,10 @@ function CompanyForm({ company, onSaved }: { company: Schemas['CompanySettings']
           onChange={(event) => setReview(event.currentTarget.checked)}
           disabled={!isAdmin}
         />
-        <ErrorMessage error={error} title="Could not save" />
-        {saved && (
-          <Text size="sm" c="#1e6b34" role="status">
-            Saved.
-          </Text>
-        )}
+        <ErrorMessage error={saving.error} title="Could not save" />
+        <Notice>{saved && 'Saved.'}</Notice>
         {isAdmin ? (
-          <Group>
-            <Button onClick={save} loading={busy} disabled={!name.trim()}>
-              Save company settings
-            </Button>
-          </Group>
+          <FormActions submitLabel="Save company settings" onSubmit={save} busy={saving.busy} disabled={!name.trim()} />
         ) : (
           <Text size="sm" c="dimmed">
             Only an admin can change these settings.
@@ -81,6 +67,9 @@ function CompanyForm({ company, onSaved }: { company: Schemas['CompanySettings']
   );
 }
 
+type Member = Schemas['Member'];
+type Invitation = Schemas['Invitation'];
+
 function Members() {
   const isAdmin = useIsAdmin();
   const session = useSession();
@@ -88,22 +77,19 @@ function Members() {
   const invitations = useLoad(() => call(api.GET('/settings/members/invitations', { params: { query: { page: 0, size: 100 } } })), []);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<string | null>('MEMBER');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const act = async (run: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await run();
-      members.reload();
+  const [notice, setNotice] = useState<string>();
+  const [removing, setRemoving] = useState<Member>();
+  const [cancelling, setCancelling] = useState<Invitation>();
+  const inviting = useAction();
+  const invite = () => {
+    setNotice(undefined);
+    void inviting.run(async () => {
+      const invited = email.trim();
+      await call(api.POST('/settings/members/invitations', { body: { email: invited, role: (role ?? 'MEMBER') as 'MEMBER' | 'ADMIN' } }));
+      setEmail('');
+      setNotice(`Invited ${invited}.`);
       invitations.reload();
-      return true;
-    } catch (caught) {
-      setError(caught);
-      return false;
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Card withBorder>
@@ -111,92 +97,103 @@ function Members() {
         <Title order={2} size="h4">
           Members
         </Title>
-        <ErrorMessage error={error} />
-        <LoadState state={members} label="Loading members">
-          {({ data }) => (
-            <ScrollTable minWidth={520} label="Members">
-              <Table>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Person</Table.Th>
-                    <Table.Th>Role</Table.Th>
-                    <Table.Th>Joined</Table.Th>
-                    {isAdmin && <Table.Th>Actions</Table.Th>}
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.map((member) => (
-                    <Table.Tr key={member.userId}>
-                      <Table.Td>
-                        {member.name ?? member.email}
-                        <Text size="xs" c="dimmed">
-                          {member.email}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge variant="outline">{member.role}</Badge>
-                      </Table.Td>
-                      <Table.Td title={formatDate(member.joinedAt)}>{timeAgo(member.joinedAt)}</Table.Td>
-                      {isAdmin && (
-                        <Table.Td>
-                          {member.userId !== session.userId && (
-                            <Button size="xs" color="red" variant="light" loading={busy} onClick={() => void act(() => call(api.DELETE('/settings/members/{userId}', { params: { path: { userId: member.userId } } })))}>
-                              Remove {member.email}
-                            </Button>
-                          )}
-                        </Table.Td>
-                      )}
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </ScrollTable>
-          )}
-        </LoadState>
+        <Notice>{notice}</Notice>
+        <ResourceTable
+          state={members}
+          loadingLabel="Loading members"
+          empty="No members."
+          label="Members"
+          minWidth={520}
+          rowKey={(member) => member.userId}
+          columns={[
+            {
+              header: 'Person',
+              cell: (member) => (
+                <>
+                  {member.name ?? member.email}
+                  <Text size="xs" c="dimmed">
+                    {member.email}
+                  </Text>
+                </>
+              ),
+            },
+            { header: 'Role', cell: (member) => <Badge variant="outline">{member.role}</Badge> },
+            { header: 'Joined', cell: (member) => timeAgo(member.joinedAt), title: (member) => formatDate(member.joinedAt) },
+            isAdmin && {
+              header: 'Actions',
+              cell: (member) =>
+                member.userId !== session.userId && (
+                  <Button size="xs" color="red" variant="light" onClick={() => setRemoving(member)} aria-label={`Remove ${member.email}`}>
+                    Remove
+                  </Button>
+                ),
+            },
+          ]}
+        />
         <Title order={3} size="h5">
           Open invitations
         </Title>
-        <LoadState state={invitations} label="Loading invitations">
-          {({ data }) =>
-            data.length === 0 ? (
-              <Empty>No open invitations.</Empty>
-            ) : (
-              <Stack gap="xs">
-                {data.map((invitation) => (
-                  <Group key={invitation.id} justify="space-between" wrap="wrap">
-                    <Text size="sm">
-                      {invitation.email} · {invitation.role} · expires {timeAgo(invitation.expiresAt)}
-                    </Text>
-                    {isAdmin && (
-                      <Button size="xs" variant="default" onClick={() => void act(() => call(api.DELETE('/settings/members/invitations/{id}', { params: { path: { id: invitation.id } } })))}>
-                        Cancel invitation for {invitation.email}
-                      </Button>
-                    )}
-                  </Group>
-                ))}
-              </Stack>
-            )
-          }
-        </LoadState>
+        <ResourceTable
+          state={invitations}
+          loadingLabel="Loading invitations"
+          empty="No open invitations."
+          label="Open invitations"
+          minWidth={520}
+          rowKey={(invitation) => invitation.id}
+          columns={[
+            { header: 'E-mail', cell: (invitation) => invitation.email },
+            { header: 'Role', cell: (invitation) => <Badge variant="outline">{invitation.role}</Badge> },
+            { header: 'Expires', cell: (invitation) => timeAgo(invitation.expiresAt), title: (invitation) => formatDate(invitation.expiresAt) },
+            isAdmin && {
+              header: 'Actions',
+              cell: (invitation) => (
+                <Button size="xs" variant="default" onClick={() => setCancelling(invitation)} aria-label={`Cancel invitation for ${invitation.email}`}>
+                  Cancel invitation
+                </Button>
+              ),
+            },
+          ]}
+        />
         {isAdmin && (
           <Group align="flex-end" wrap="wrap">
-            <TextInput label="Invite by e-mail" type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} style={{ flex: 1, minWidth: 200 }} />
+            <TextInput label="Invite by e-mail" type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} maxLength={320} style={{ flex: 1, minWidth: 200 }} />
             <Select label="Role" data={['MEMBER', 'ADMIN']} value={role} onChange={setRole} allowDeselect={false} w={140} />
-            <Button
-              loading={busy}
-              disabled={!email.includes('@')}
-              onClick={() =>
-                void act(() => call(api.POST('/settings/members/invitations', { body: { email, role: (role ?? 'MEMBER') as 'MEMBER' | 'ADMIN' } }))).then((ok) => ok && setEmail(''))
-              }
-            >
+            <Button loading={inviting.busy} disabled={!email.includes('@')} onClick={invite}>
               Invite
             </Button>
           </Group>
         )}
+        <ErrorMessage error={inviting.error} title="Could not invite" />
         <Text size="xs" c="dimmed">
           Nothing is sent by e-mail: tell the person to sign in with that address.
         </Text>
       </Stack>
+      <ConfirmDialog
+        opened={Boolean(removing)}
+        onClose={() => setRemoving(undefined)}
+        title="Remove member?"
+        confirmLabel="Remove member"
+        onConfirm={async () => {
+          await call(api.DELETE('/settings/members/{userId}', { params: { path: { userId: removing!.userId } } }));
+          setNotice(`Removed ${removing!.email}.`);
+          members.reload();
+        }}
+      >
+        <Text size="sm">{removing?.name ?? removing?.email} loses access to the company at once: their sessions and tokens stop working.</Text>
+      </ConfirmDialog>
+      <ConfirmDialog
+        opened={Boolean(cancelling)}
+        onClose={() => setCancelling(undefined)}
+        title="Cancel invitation?"
+        confirmLabel="Cancel invitation"
+        onConfirm={async () => {
+          await call(api.DELETE('/settings/members/invitations/{id}', { params: { path: { id: cancelling!.id } } }));
+          setNotice(`Cancelled the invitation for ${cancelling!.email}.`);
+          invitations.reload();
+        }}
+      >
+        <Text size="sm">{cancelling?.email} can no longer join by signing in.</Text>
+      </ConfirmDialog>
     </Card>
   );
 }

@@ -1,7 +1,8 @@
-import { Alert, Badge, Button, Card, Code, CopyButton, Drawer, Group, Modal, MultiSelect, Pagination, SegmentedControl, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Code, Drawer, Group, Modal, MultiSelect, SegmentedControl, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { api, call, useLoad, type Schemas } from '../api';
-import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo , ScrollTable } from '../ui';
+import { ConfirmDialog, DataTable, FormActions, Notice, Pager, ResourceTable, ShownOnce, useAction } from '../components';
+import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo } from '../ui';
 
 type Subscription = Schemas['WebhookSubscription'];
 type EventName = 'application.created' | 'application.status_changed' | 'candidate.created' | 'job_listing.created' | 'job_listing.updated' | 'job_listing.published' | 'job_listing.closed' | 'job_listing.archived' | 'job_listing.deleted' | 'ping';
@@ -15,55 +16,37 @@ const EVENTS: Array<{ group: string; items: EventName[] }> = [
 
 function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) {
   return (
-    <Stack>
-      <Alert color="yellow" variant="light" title="Copy the signing secret now">
-        It is shown only this once. Your receiver uses it to check each request's signature (Standard Webhooks).
-      </Alert>
-      <Code block data-testid="signing-secret" style={{ wordBreak: 'break-all' }}>
-        {secret}
-      </Code>
-      <Group justify="space-between">
-        <CopyButton value={secret}>{({ copied, copy }) => <Button variant="light" onClick={copy}>{copied ? 'Copied' : 'Copy secret'}</Button>}</CopyButton>
-        <Button onClick={onDone}>I have stored it</Button>
-      </Group>
-    </Stack>
+    <ShownOnce title="Copy the signing secret now" value={secret} testId="signing-secret" copyLabel="Copy secret" onDone={onDone}>
+      It is shown only this once. Your receiver uses it to check each request's signature (Standard Webhooks).
+    </ShownOnce>
   );
 }
 
 function SubscriptionForm({ subscription, onSaved, onClose }: { subscription?: Subscription; onSaved: (saved: Subscription | Schemas['WebhookSubscriptionWithSecret']) => void; onClose: () => void }) {
   const [url, setUrl] = useState(subscription?.url ?? 'https://');
   const [events, setEvents] = useState<string[]>(subscription?.events ?? ['job_listing.published']);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const save = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const saving = useAction();
+  const save = () =>
+    void saving.run(async () => {
       const body = { url: url.trim(), events: events as EventName[] };
       onSaved(
         subscription
           ? await call(api.PATCH('/public/v1/webhooks/{id}', { params: { path: { id: subscription.id } }, body }))
           : await call(api.POST('/public/v1/webhooks', { body })),
       );
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Stack>
       <TextInput label="Endpoint URL" description="Where events are POSTed (https)" value={url} onChange={(event) => setUrl(event.currentTarget.value)} maxLength={2048} data-autofocus />
       <MultiSelect label="Events" data={EVENTS} value={events} onChange={setEvents} searchable />
-      <ErrorMessage error={error} title="Could not save the webhook" />
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button onClick={save} loading={busy} disabled={events.length === 0 || url.trim().length < 8}>
-          {subscription ? 'Save webhook' : 'Create webhook'}
-        </Button>
-      </Group>
+      <ErrorMessage error={saving.error} title="Could not save the webhook" />
+      <FormActions
+        submitLabel={subscription ? 'Save webhook' : 'Create webhook'}
+        onSubmit={save}
+        onCancel={onClose}
+        busy={saving.busy}
+        disabled={events.length === 0 || url.trim().length < 8}
+      />
     </Stack>
   );
 }
@@ -73,7 +56,7 @@ const OUTCOME_COLOR = { PENDING: 'orange', DELIVERED: 'green', FAILED: 'red' } a
 function Deliveries({ subscription }: { subscription: Subscription }) {
   const [outcome, setOutcome] = useState('ALL');
   const [page, setPage] = useState(1);
-  const [error, setError] = useState<unknown>();
+  const redelivering = useAction();
   const [notice, setNotice] = useState<string>();
   const deliveries = useLoad(
     () =>
@@ -84,16 +67,13 @@ function Deliveries({ subscription }: { subscription: Subscription }) {
       ),
     [subscription.id, outcome, page],
   );
-  const redeliver = async (deliveryId: string) => {
-    setError(undefined);
+  const redeliver = (deliveryId: string) => {
     setNotice(undefined);
-    try {
+    return redelivering.run(async () => {
       await call(api.POST('/public/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id: subscription.id, deliveryId } } }));
       setNotice('Queued for redelivery.');
       deliveries.reload();
-    } catch (caught) {
-      setError(caught);
-    }
+    });
   };
   return (
     <Stack>
@@ -116,12 +96,8 @@ function Deliveries({ subscription }: { subscription: Subscription }) {
           Refresh
         </Button>
       </Group>
-      <ErrorMessage error={error} title="Could not redeliver" />
-      {notice && (
-        <Text size="sm" c="#1e6b34" role="status">
-          {notice}
-        </Text>
-      )}
+      <ErrorMessage error={redelivering.error} title="Could not redeliver" />
+      <Notice>{notice}</Notice>
       <LoadState state={deliveries} label="Loading deliveries">
         {({ data, pagination }) =>
           data.length === 0 ? (
@@ -149,32 +125,23 @@ function Deliveries({ subscription }: { subscription: Subscription }) {
                     {delivery.nextAttemptAt ? ` · next ${timeAgo(delivery.nextAttemptAt)}` : ''}
                   </Text>
                   {delivery.attempts.length > 0 && (
-                    <ScrollTable minWidth={480} label={`Attempts of ${delivery.eventType}`}>
-                      <Table fz="xs" mt="xs">
-                        <Table.Thead>
-                          <Table.Tr>
-                            <Table.Th>When</Table.Th>
-                            <Table.Th>Status</Table.Th>
-                            <Table.Th>Duration</Table.Th>
-                            <Table.Th>Response</Table.Th>
-                          </Table.Tr>
-                        </Table.Thead>
-                        <Table.Tbody>
-                          {delivery.attempts.map((attempt) => (
-                            <Table.Tr key={attempt.id}>
-                              <Table.Td>{formatDate(attempt.attemptedAt)}</Table.Td>
-                              <Table.Td>{attempt.statusCode ?? attempt.error ?? '—'}</Table.Td>
-                              <Table.Td>{attempt.durationMs} ms</Table.Td>
-                              <Table.Td style={{ wordBreak: 'break-all' }}>{(attempt.responseBody ?? '').slice(0, 200) || '—'}</Table.Td>
-                            </Table.Tr>
-                          ))}
-                        </Table.Tbody>
-                      </Table>
-                    </ScrollTable>
+                    <DataTable
+                      label={`Attempts of ${delivery.eventType}`}
+                      minWidth={480}
+                      fontSize="xs"
+                      rows={delivery.attempts}
+                      rowKey={(attempt) => attempt.id}
+                      columns={[
+                        { header: 'When', cell: (attempt) => formatDate(attempt.attemptedAt) },
+                        { header: 'Status', cell: (attempt) => attempt.statusCode ?? attempt.error ?? '—' },
+                        { header: 'Duration', cell: (attempt) => `${attempt.durationMs} ms` },
+                        { header: 'Response', cell: (attempt) => (attempt.responseBody ?? '').slice(0, 200) || '—', style: { wordBreak: 'break-all' } },
+                      ]}
+                    />
                   )}
                 </Card>
               ))}
-              {pagination.totalPages > 1 && <Pagination total={pagination.totalPages} value={page} onChange={setPage} getControlProps={(control) => ({ 'aria-label': `${control} page` })} />}
+              <Pager total={pagination.totalPages} value={page} onChange={setPage} />
             </Stack>
           )
         }
@@ -187,19 +154,14 @@ function Detail({ subscription, onChanged }: { subscription: Subscription; onCha
   const [editing, setEditing] = useState(false);
   const [secret, setSecret] = useState<string>();
   const [test, setTest] = useState<Schemas['WebhookTestResult']>();
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState<string>();
+  const acting = useAction();
+  // Which button is working, for its spinner.
+  const [which, setWhich] = useState<string>();
+  const busy = acting.busy ? which : undefined;
   const [round, setRound] = useState(0);
-  const run = async (label: string, action: () => Promise<void>) => {
-    setBusy(label);
-    setError(undefined);
-    try {
-      await action();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(undefined);
-    }
+  const run = (label: string, action: () => Promise<void>) => {
+    setWhich(label);
+    return acting.run(action);
   };
   return (
     <Stack>
@@ -256,7 +218,7 @@ function Detail({ subscription, onChanged }: { subscription: Subscription; onCha
           Rotate secret
         </Button>
       </Group>
-      <ErrorMessage error={error} />
+      <ErrorMessage error={acting.error} />
       {test && (
         <Card withBorder padding="sm" data-testid="test-result">
           <Text size="sm">
@@ -295,7 +257,6 @@ export function WebhooksPage() {
   const [secret, setSecret] = useState<string>();
   const [openId, setOpenId] = useState<string>();
   const [deleting, setDeleting] = useState<Subscription>();
-  const [error, setError] = useState<unknown>();
   const open = subscriptions.data?.data.find((subscription) => subscription.id === openId);
   return (
     <Page>
@@ -305,53 +266,40 @@ export function WebhooksPage() {
       <Text size="sm" c="dimmed">
         The service POSTs signed events to your endpoints, retrying failures with backoff.
       </Text>
-      <ErrorMessage error={error} />
-      <LoadState state={subscriptions} label="Loading webhooks">
-        {({ data, pagination }) =>
-          data.length === 0 ? (
-            <Empty>No webhooks yet. Add one to receive events.</Empty>
-          ) : (
-            <>
-              <ScrollTable minWidth={640} label="Webhooks">
-                <Table highlightOnHover>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Endpoint</Table.Th>
-                      <Table.Th>Events</Table.Th>
-                      <Table.Th>Status</Table.Th>
-                      <Table.Th>Actions</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.map((subscription) => (
-                      <Table.Tr key={subscription.id}>
-                        <Table.Td style={{ wordBreak: 'break-all' }}>{subscription.url}</Table.Td>
-                        <Table.Td>{subscription.events.length}</Table.Td>
-                        <Table.Td>
-                          <Badge variant="outline" color={subscription.active ? 'green' : 'gray'}>
-                            {subscription.active ? 'Enabled' : 'Disabled'}
-                          </Badge>
-                        </Table.Td>
-                        <Table.Td>
-                          <Group gap="xs" wrap="nowrap">
-                            <Button size="xs" variant="default" onClick={() => setOpenId(subscription.id)} aria-label={`Open ${subscription.url}`}>
-                              Open
-                            </Button>
-                            <Button size="xs" color="red" variant="light" onClick={() => setDeleting(subscription)} aria-label={`Delete ${subscription.url}`}>
-                              Delete
-                            </Button>
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </ScrollTable>
-              {pagination.totalPages > 1 && <Pagination total={pagination.totalPages} value={page} onChange={setPage} getControlProps={(control) => ({ 'aria-label': `${control} page` })} />}
-            </>
-          )
-        }
-      </LoadState>
+      <ResourceTable
+        state={subscriptions}
+        loadingLabel="Loading webhooks"
+        empty="No webhooks yet. Add one to receive events."
+        label="Webhooks"
+        minWidth={640}
+        rowKey={(subscription) => subscription.id}
+        page={{ value: page, onChange: setPage }}
+        columns={[
+          { header: 'Endpoint', cell: (subscription) => subscription.url, style: { wordBreak: 'break-all' } },
+          { header: 'Events', cell: (subscription) => subscription.events.length },
+          {
+            header: 'Status',
+            cell: (subscription) => (
+              <Badge variant="outline" color={subscription.active ? 'green' : 'gray'}>
+                {subscription.active ? 'Enabled' : 'Disabled'}
+              </Badge>
+            ),
+          },
+          {
+            header: 'Actions',
+            cell: (subscription) => (
+              <Group gap="xs" wrap="nowrap">
+                <Button size="xs" variant="default" onClick={() => setOpenId(subscription.id)} aria-label={`Open ${subscription.url}`}>
+                  Open
+                </Button>
+                <Button size="xs" color="red" variant="light" onClick={() => setDeleting(subscription)} aria-label={`Delete ${subscription.url}`}>
+                  Delete
+                </Button>
+              </Group>
+            ),
+          },
+        ]}
+      />
       <Modal opened={creating} onClose={() => setCreating(false)} title="Add a webhook" size="lg">
         <SubscriptionForm
           onClose={() => setCreating(false)}
@@ -368,35 +316,20 @@ export function WebhooksPage() {
       <Drawer opened={Boolean(open)} onClose={() => setOpenId(undefined)} title="Webhook" position="right" size="xl">
         {open && <Detail subscription={open} onChanged={subscriptions.reload} />}
       </Drawer>
-      <Modal opened={Boolean(deleting)} onClose={() => setDeleting(undefined)} title="Delete webhook?">
-        <Stack>
-          <Text size="sm" style={{ wordBreak: 'break-all' }}>
-            {deleting?.url} receives no more events.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDeleting(undefined)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              onClick={() =>
-                void call(api.DELETE('/public/v1/webhooks/{id}', { params: { path: { id: deleting!.id } } })).then(
-                  () => {
-                    setDeleting(undefined);
-                    subscriptions.reload();
-                  },
-                  (caught) => {
-                    setDeleting(undefined);
-                    setError(caught);
-                  },
-                )
-              }
-            >
-              Delete webhook
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDialog
+        opened={Boolean(deleting)}
+        onClose={() => setDeleting(undefined)}
+        title="Delete webhook?"
+        confirmLabel="Delete webhook"
+        onConfirm={async () => {
+          await call(api.DELETE('/public/v1/webhooks/{id}', { params: { path: { id: deleting!.id } } }));
+          subscriptions.reload();
+        }}
+      >
+        <Text size="sm" style={{ wordBreak: 'break-all' }}>
+          {deleting?.url} receives no more events.
+        </Text>
+      </ConfirmDialog>
     </Page>
   );
 }

@@ -322,3 +322,48 @@ export async function settleMachineTranslation(db: Db, id: string, dueAt: Date, 
     .set({ machineTranslationDueAt: next })
     .where(and(eq(jobListings.id, id), eq(jobListings.machineTranslationDueAt, dueAt)));
 }
+
+// --- search by position ---------------------------------------------------------------------------
+// Kept apart from listJobListingRows on purpose: that is the hot list path (its totals come from the
+// kept counts); a search needs its own WHERE and an exact count of its matches.
+
+/**
+ * The position contains `text`, case-insensitively, as written or in a stored translation of it
+ * (docs/decisions.md, "Job listings"). LIKE's wildcards in `text` are escaped: they match only
+ * themselves. A translation counts only while its original is still the listing's position.
+ */
+function positionContains(text: string) {
+  const pattern = `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  const t = jobListingTranslations;
+  return sql`(${jobListings.position} ILIKE ${pattern} OR EXISTS (
+    SELECT 1 FROM ${t} WHERE ${t.jobListingId} = ${jobListings.id} AND ${t.field} = 'position'
+      AND ${t.sourceText} = ${jobListings.position} AND ${t.text} ILIKE ${pattern}))`;
+}
+
+/** Like listJobListingRows, only the listings whose position contains `text`, with the exact total. */
+export async function searchJobListingRows(
+  db: Db,
+  filter: ListFilter,
+  text: string,
+  position: PagePosition,
+): Promise<{ rows: ListingSummaryRow[]; total: number }> {
+  const sortKeys = position.ordering.sync ? [jobListings.updatedAt, jobListings.id] : [jobListings.createdAt, jobListings.id];
+  const where = and(
+    eq(jobListings.companyId, filter.companyId),
+    filter.statuses ? inArray(jobListings.status, filter.statuses) : ne(jobListings.status, 'ARCHIVED'),
+    filter.updatedSince ? gte(jobListings.updatedAt, filter.updatedSince) : undefined,
+    positionContains(text),
+  );
+  const { id, status, position: positionText, positionType, workPlaceType, createdAt, updatedAt, language } = jobListings;
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({ id, status, position: positionText, positionType, workPlaceType, createdAt, updatedAt, language })
+      .from(jobListings)
+      .where(and(where, keysetAfter(sortKeys, position)))
+      .orderBy(...keysetOrderBy(sortKeys, position))
+      .limit(position.limit)
+      .offset(position.offset),
+    db.select({ total: count() }).from(jobListings).where(where),
+  ]);
+  return { rows, total };
+}

@@ -78,7 +78,7 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
         tags: [TAG],
         operationId: 'listJobListings',
         summary: 'List job listings',
-        description: `The company's listings, newest first (createdAt descending, then id); with \`updatedSince\`, in the order they changed ((updatedAt, id) ascending) so a sync can resume from \`resumeCursor\`. Filters: \`status\` (repeatable; ARCHIVED listings are listed only when asked for by status) and \`updatedSince\`. Page by \`page\` or by \`cursor\` (\`nextCursor\` of the previous page). Items carry exactly id, status, position (value and translated only), positionType, workPlaceType and createdAt; each position is in the best language available for that listing, and \`Content-Language\` lists the languages of the page.\n\n${LANGUAGE_DOC}`,
+        description: `The company's listings, newest first (createdAt descending, then id); with \`updatedSince\`, in the order they changed ((updatedAt, id) ascending) so a sync can resume from \`resumeCursor\`. Filters: \`status\` (repeatable; ARCHIVED listings are listed only when asked for by status), \`updatedSince\` and \`q\` (the position contains it, case-insensitively, as written or translated). Page by \`page\` or by \`cursor\` (\`nextCursor\` of the previous page). Items carry exactly id, status, position (value and translated only), positionType, workPlaceType and createdAt; each position is in the best language available for that listing, and \`Content-Language\` lists the languages of the page.\n\n${LANGUAGE_DOC}`,
         querystring: ListJobListingsQuery,
         headers: acceptLanguageHeader,
         response: {

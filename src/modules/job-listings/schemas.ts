@@ -335,6 +335,14 @@ export const ListJobListingsQuery = Type.Object(
     updatedSince: Type.Optional(
       Type.String({ format: 'date-time', description: 'Only listings changed at or after this ISO 8601 timestamp' }),
     ),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Only listings whose position contains this text (case-insensitive, leading and trailing spaces ignored), as written or in any of its stored translations. `%` and `_` are plain characters.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

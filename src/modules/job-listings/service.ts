@@ -5,11 +5,11 @@
 // on the write path and by the scheduled sweep).
 import type { Db } from '../../db/client.ts';
 import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
-import { NotFoundError } from '../../shared/errors.ts';
+import { NotFoundError, ValidationError } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import type { JobListingStatus } from '../reference-data/enums.ts';
 import { presentJobListing, presentJobListingItems, type LanguageOptions, type PresentedJobListing } from './presenter.ts';
-import { findJobListingAggregate, findJobListingStatus, listJobListingRows } from './repo.ts';
+import { findJobListingAggregate, findJobListingStatus, listJobListingRows, searchJobListingRows } from './repo.ts';
 import type { JobListingListItemView } from './schemas.ts';
 
 export type { JobListingView } from './schemas.ts';
@@ -40,6 +40,7 @@ export async function getJobListing(
 export interface ListJobListingsInput extends PageRequest {
   status?: JobListingStatus[] | undefined;
   updatedSince?: string | undefined;
+  q?: string | undefined;
 }
 
 export async function listJobListings(
@@ -53,13 +54,26 @@ export async function listJobListings(
     statuses: input.status && input.status.length > 0 ? [...new Set(input.status)].sort() : undefined,
     updatedSince: input.updatedSince ? new Date(input.updatedSince) : undefined,
   };
-  const position = startPage(input, 'job-listings', filter.updatedSince ? CHANGED_SINCE : NEWEST_FIRST, filter);
-  const { rows: fetched, total } = await listJobListingRows(ctx.db, filter, position);
+  const q = positionSearch(input.q);
+  // q is part of the cursor's scope (a cursor made with another q is refused); without q the scope
+  // is what it always was, so cursors handed out before q existed stay valid.
+  const scope = q === undefined ? filter : { ...filter, q };
+  const position = startPage(input, 'job-listings', filter.updatedSince ? CHANGED_SINCE : NEWEST_FIRST, scope);
+  const { rows: fetched, total } =
+    q === undefined ? await listJobListingRows(ctx.db, filter, position) : await searchJobListingRows(ctx.db, filter, q, position);
   const { rows, ...cursors } = endPage(fetched, position, (row) =>
     position.ordering.sync ? [row.updatedAt, row.id] : [row.createdAt, row.id],
   );
   const { items, language } = await presentJobListingItems(ctx, companyId, rows, options);
   return { page: toPage(items, total, position, cursors), language };
+}
+
+/** `q` trimmed; a q of spaces alone is refused rather than read as "no filter". */
+function positionSearch(q: string | undefined): string | undefined {
+  if (q === undefined) return undefined;
+  const trimmed = q.trim();
+  if (!trimmed) throw ValidationError.field('q', 'must contain something other than spaces');
+  return trimmed;
 }
 
 /**

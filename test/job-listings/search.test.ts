@@ -1,0 +1,96 @@
+// GET /public/v1/job-listings?q=: search by position (as written or translated), with exact totals,
+// page/size and cursor paging, and 422 on a bad q.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
+import { api, MINIMAL } from './helpers.ts';
+
+let t: TestApp;
+let j: ReturnType<typeof api>;
+let tenant: Tenant;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  j = api(t);
+  tenant = await t.tenant();
+  for (const position of ['Senior Welder', 'welder apprentice', 'Crane operator', 'Pipe WELDER (night)', '100% remote_tester', 'Übersetzer']) {
+    ids[position] = (await j.create(tenant.headers, { ...MINIMAL, position })).id;
+  }
+  await j.move(tenant.headers, ids['Senior Welder'], 'publish');
+  await j.move(tenant.headers, ids['welder apprentice'], 'archive');
+  // A human translation of the crane operator's position.
+  const translated = await j.call('PUT', `/public/v1/job-listings/${ids['Crane operator']}/translations/de`, tenant.headers, { position: 'Kranführer' });
+  expect(translated.statusCode).toBe(200);
+  // Another company's welder never shows.
+  await j.create((await t.tenant()).headers, { ...MINIMAL, position: 'Welder' });
+});
+afterAll(async () => t.close());
+
+const list = (query: string) => j.call('GET', `/public/v1/job-listings?${query}`, tenant.headers);
+const positions = async (query: string) => {
+  const res = await list(query);
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json().data as { id: string }[]).map((item) => Object.entries(ids).find(([, id]) => id === item.id)![0]);
+};
+
+describe('GET /public/v1/job-listings?q=', () => {
+  it('matches part of the position, case-insensitively, newest first, with the exact total and the other filters', async () => {
+    const res = await list('q=WeLdEr');
+    expect(res.json().data.map((item: { position: { value: string } }) => item.position.value)).toEqual(['Pipe WELDER (night)', 'Senior Welder']);
+    expect(res.json().pagination).toEqual({ page: 0, size: 20, totalElements: 2, totalPages: 1, nextCursor: null });
+    // ARCHIVED only when asked for, as without q; status narrows further.
+    expect(await positions('q=welder&status=ARCHIVED')).toEqual(['welder apprentice']);
+    expect(await positions('q=welder&status=ACTIVE')).toEqual(['Senior Welder']);
+    expect((await list('q=welder&status=ACTIVE')).json().pagination.totalElements).toBe(1);
+    expect(await positions('q=%20%20welder%20')).toEqual(['Pipe WELDER (night)', 'Senior Welder']);
+    expect(await positions('q=nobody')).toEqual([]);
+    expect((await list('q=nobody')).json().pagination).toMatchObject({ totalElements: 0, totalPages: 0 });
+  });
+
+  it('matches a stored translation of the position too, whatever language the reader asks for', async () => {
+    expect(await positions('q=kranf%C3%BChrer')).toEqual(['Crane operator']);
+    const english = await j.call('GET', '/public/v1/job-listings?q=kran', { ...tenant.headers, 'accept-language': 'en' });
+    expect(english.json().data).toEqual([expect.objectContaining({ position: { value: 'Crane operator', translated: false } })]);
+    expect(await positions('q=%C3%BCbersetzer')).toEqual(['Übersetzer']);
+  });
+
+  it('treats % and _ as plain characters', async () => {
+    expect(await positions('q=%25')).toEqual(['100% remote_tester']);
+    expect(await positions('q=_')).toEqual(['100% remote_tester']);
+    expect(await positions('q=0%25%20r')).toEqual(['100% remote_tester']);
+    expect(await positions('q=e_t')).toEqual(['100% remote_tester']);
+    expect(await positions('q=r%25')).toEqual([]);
+  });
+
+  it('pages by page/size and by cursor over the matches only; a cursor is bound to its q', async () => {
+    const first = (await list('q=e&size=2')).json();
+    expect(first.pagination).toMatchObject({ page: 0, size: 2, totalElements: 5, totalPages: 3 });
+    const byPage = [...first.data, ...(await list('q=e&size=2&page=1')).json().data, ...(await list('q=e&size=2&page=2')).json().data];
+    const byCursor = [...first.data];
+    let cursor: string | null = first.pagination.nextCursor;
+    while (cursor) {
+      const next = await list(`q=e&size=2&cursor=${encodeURIComponent(cursor)}`);
+      expect(next.statusCode, next.body).toBe(200);
+      expect(next.json().pagination.totalElements).toBe(5);
+      byCursor.push(...next.json().data);
+      cursor = next.json().pagination.nextCursor;
+    }
+    expect(byCursor.map((item: { id: string }) => item.id)).toEqual(byPage.map((item: { id: string }) => item.id));
+    expect(new Set(byCursor.map((item: { id: string }) => item.id)).size).toBe(5);
+    // The same cursor with another q, or with none, is refused rather than answering a wrong page.
+    for (const query of [`q=welder&size=2&cursor=${first.pagination.nextCursor}`, `size=2&cursor=${first.pagination.nextCursor}`]) {
+      const res = await list(query);
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toMatchObject({ error: 'VALIDATION_ERROR', details: [expect.objectContaining({ field: 'cursor' })] });
+    }
+  });
+
+  it('answers 422 naming q when it is empty, blank or longer than 200 characters', async () => {
+    for (const query of ['q=', 'q=%20%20%20', `q=${'a'.repeat(201)}`, 'q=a&q=b']) {
+      const res = await list(query);
+      expect(res.statusCode, query).toBe(422);
+      expect(res.json()).toMatchObject({ status: 422, error: 'VALIDATION_ERROR', details: [expect.objectContaining({ field: 'q' })] });
+    }
+    expect((await list(`q=${'a'.repeat(200)}`)).statusCode).toBe(200);
+  });
+});
