@@ -80,20 +80,34 @@ export async function dispatchEventBatch(
   deps: Pick<WorkerDeps, 'db' | 'clock'> & { log?: WorkerLog },
   limit = FAN_OUT_BATCH,
 ): Promise<number> {
+  return (await fanOut(deps, limit)).handled;
+}
+
+/**
+ * The fan-out, and with `claim` the claim of up to `claim.slots` deliveries in the same transaction
+ * once events were fanned out: the deliveries an event just made leave without a second
+ * transaction's round trips (a woken delivery waits for every one of them).
+ */
+async function fanOut(
+  deps: Pick<WorkerDeps, 'db' | 'clock'> & { log?: WorkerLog },
+  limit: number,
+  claim?: { deps: WorkerDeps; slots: number },
+): Promise<{ handled: number; claimed: ClaimedDelivery[] }> {
   // The common case without savepoints: a woken delivery waits for this pass, each round trip counts.
   try {
     return await deps.db.transaction(async (tx) => {
       const now = deps.clock.now();
       const batch = await lockUndispatchedEvents(tx, limit, now);
-      if (batch.length === 0) return 0;
+      if (batch.length === 0) return { handled: 0, claimed: [] };
       await insertDeliveriesForEvents(tx, batch.map((event) => ({ eventId: event.id, payload: webhookBody(event) })), now);
       await markEventsDispatched(tx, batch.map((event) => event.id), now);
-      return batch.length;
+      const claimed = claim && claim.slots > 0 ? await claimDeliveries({ ...claim.deps, db: tx }, claim.slots, { inTransaction: true }) : [];
+      return { handled: batch.length, claimed };
     });
   } catch {
     // One of them is poisoned: find out which, event by event.
   }
-  return deps.db.transaction(async (tx) => {
+  const handled = await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
     const batch = await lockUndispatchedEvents(tx, limit, now);
     for (const event of batch) {
@@ -114,6 +128,7 @@ export async function dispatchEventBatch(
     }
     return batch.length;
   });
+  return { handled, claimed: [] };
 }
 
 export const DEFAULT_PER_SUBSCRIPTION_CONCURRENCY = 50;
@@ -121,15 +136,20 @@ export const DEFAULT_PER_SUBSCRIPTION_CONCURRENCY = 50;
 export async function claimDeliveries(
   deps: Pick<WorkerDeps, 'db' | 'clock' | 'leaseMs' | 'perSubscriptionConcurrency'>,
   limit: number,
+  options: { inTransaction?: boolean } = {},
 ) {
   const now = deps.clock.now();
-  return claimDueDeliveries(deps.db, {
-    now,
-    leaseUntil: new Date(now.getTime() + deps.leaseMs),
-    token: randomUUID(),
-    limit,
-    perSubscription: deps.perSubscriptionConcurrency ?? DEFAULT_PER_SUBSCRIPTION_CONCURRENCY,
-  });
+  return claimDueDeliveries(
+    deps.db,
+    {
+      now,
+      leaseUntil: new Date(now.getTime() + deps.leaseMs),
+      token: randomUUID(),
+      limit,
+      perSubscription: deps.perSubscriptionConcurrency ?? DEFAULT_PER_SUBSCRIPTION_CONCURRENCY,
+    },
+    options,
+  );
 }
 
 /** A claimed delivery, sent: what came back and what it means. */
@@ -392,23 +412,25 @@ export function runWebhookWorkerLoop(deps: WorkerDeps, options: LoopOptions): We
     while (!stopped) {
       let progressed = false;
       try {
+        const start = (claimed: ClaimedDelivery) => {
+          progressed = true;
+          const send: Promise<void> = attemptDelivery(deps, claimed)
+            .catch((error: unknown) => deps.log.error({ err: error, deliveryId: claimed.delivery.id }, 'webhook attempt could not be recorded'))
+            .finally(() => inFlight.delete(send));
+          inFlight.add(send);
+        };
+        let claimedWithFanOut = false;
         if (signalled || moreToFanOut || performance.now() - lastFanOut >= options.pollMs) {
           signalled = false;
           lastFanOut = performance.now();
-          const handled = await dispatchEventBatch(deps);
+          const { handled, claimed } = await fanOut(deps, FAN_OUT_BATCH, { deps, slots: deps.concurrency - inFlight.size });
           moreToFanOut = handled >= FAN_OUT_BATCH;
           if (handled > 0) progressed = true;
+          claimedWithFanOut = claimed.length > 0;
+          claimed.forEach(start);
         }
         const free = deps.concurrency - inFlight.size;
-        if (free > 0 && !stopped) {
-          for (const claimed of await claimDeliveries(deps, free)) {
-            progressed = true;
-            const send: Promise<void> = attemptDelivery(deps, claimed)
-              .catch((error: unknown) => deps.log.error({ err: error, deliveryId: claimed.delivery.id }, 'webhook attempt could not be recorded'))
-              .finally(() => inFlight.delete(send));
-            inFlight.add(send);
-          }
-        }
+        if (free > 0 && !stopped && !claimedWithFanOut) (await claimDeliveries(deps, free)).forEach(start);
       } catch (error) {
         deps.log.error({ err: error }, 'webhook worker pass failed');
       }

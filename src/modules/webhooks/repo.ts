@@ -270,9 +270,12 @@ const CLAIM_LOCK_ID = 72_616_932;
 export async function claimDueDeliveries(
   db: Db,
   input: { now: Date; leaseUntil: Date; token: string; limit: number; perSubscription: number },
+  options: { inTransaction?: boolean } = {},
 ): Promise<ClaimedDelivery[]> {
   const now = input.now.toISOString();
-  const rows = await db.transaction(async (tx) => {
+  // In the caller's transaction (the fan-out's) when it has one: the lock is held to its end.
+  const inTransaction = (work: (tx: Db) => Promise<ClaimedRow[]>) => (options.inTransaction ? work(db) : db.transaction(work));
+  const rows = await inTransaction(async (tx) => {
     // No JIT for the claim: its estimate (a lateral scan per subscription) passes jit_above_cost,
     // and compiling took ~20 ms of a statement that runs in 1 to 5: a whole send's worth of latency.
     await tx.execute(sql`SELECT set_config('jit', 'off', true), pg_advisory_xact_lock(${CLAIM_LOCK_ID})`);
