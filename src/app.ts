@@ -105,8 +105,9 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   app.server.on('checkExpectation', expectationFailed);
   // A response sent before the body was read (401, 413, 415...): close the connection rather than
   // keep reading whatever the client still uploads.
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (!request.raw.complete) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   // Services reached through HTTP see the database through the Idempotency-Key fence (a claimed

@@ -265,13 +265,14 @@ export function FieldGroup({ legend, children }: { legend: string; children: Rea
   );
 }
 
-/** Rows of the same fields (skills, hiring steps): add, remove and reorder. */
+/** Rows of the same fields (skills, hiring steps, benefits, requirements): add, remove and reorder. */
 export function Repeated<T>({
   legend,
   noun,
   items,
   onChange,
   blank,
+  max = 50,
   children,
 }: {
   legend: string;
@@ -279,6 +280,8 @@ export function Repeated<T>({
   items: T[];
   onChange: (items: T[]) => void;
   blank: T;
+  /** The API's maxItems for the list. */
+  max?: number;
   children: (item: T, update: (patch: Partial<T>) => void, index: number) => ReactNode;
 }) {
   const move = (from: number, to: number) => {
@@ -315,7 +318,7 @@ export function Repeated<T>({
         </Paper>
       ))}
       <Group>
-        <Button variant="light" size="xs" onClick={() => onChange([...items, blank])} disabled={items.length >= 50}>
+        <Button variant="light" size="xs" onClick={() => onChange([...items, blank])} disabled={items.length >= max}>
           Add {noun}
         </Button>
       </Group>

@@ -18,6 +18,51 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
+const statementNames = new Map<string, string>();
+
+const TIMESTAMPTZ = pg.types.builtins.TIMESTAMPTZ;
+const parseTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ) as (text: string) => Date;
+
+/**
+ * A timestamptz as PostgreSQL writes it in UTC ('2026-11-23 17:52:51.775697+00'), read without pg's
+ * general regular expressions: a list page has dozens, and they showed in the profile. The same
+ * Date pg's parser makes (milliseconds truncated); any other form (another zone, BC, years before
+ * 1000, infinity) goes to pg's parser.
+ */
+function parseUtcTimestamptz(text: string): Date {
+  const n = text.length;
+  if (n < 22 || text.charCodeAt(10) !== 32 || text.charCodeAt(0) === 48 || !text.endsWith('+00') || (n > 22 && text.charCodeAt(19) !== 46)) {
+    return parseTimestamptz(text);
+  }
+  const field = (from: number, to: number) => Number(text.slice(from, to));
+  const ms = n > 22 ? Number(text.slice(20, Math.min(23, n - 3)).padEnd(3, '0')) : 0;
+  return new Date(Date.UTC(field(0, 4), field(5, 7) - 1, field(8, 10), field(11, 13), field(14, 16), field(17, 19), ms));
+}
+
+const STATEMENT_TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === TIMESTAMPTZ && format !== 'binary' ? parseUtcTimestamptz : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * Runs one fixed SQL text with `$1...` parameters, bypassing Drizzle's query builder: for the hot
+ * read paths (list pages), where building the query cost more than running it. On PostgreSQL it is
+ * a named prepared statement (parsed and planned once per pooled connection, then only bound and
+ * run); on the embedded database a plain parameterized query. Values come back as the driver parses
+ * them: timestamptz as Date, int4 as number, jsonb parsed, int8 and numeric as strings. Only on the
+ * database itself, never inside a transaction (a transaction has no client of its own to reach).
+ */
+export async function queryStatement<T>(db: Db, text: string, values: unknown[]): Promise<T[]> {
+  const client = (db as { $client?: unknown }).$client;
+  if (client instanceof pg.Pool) {
+    let name = statementNames.get(text);
+    if (name === undefined) statementNames.set(text, (name = `s${statementNames.size}`));
+    return (await client.query<T & pg.QueryResultRow>({ name, text, values, types: STATEMENT_TYPES })).rows;
+  }
+  if (client instanceof PGlite) return (await client.query<T>(text, values)).rows;
+  throw new Error('queryStatement runs on the database only, not inside a transaction');
+}
+
 /**
  * A deadlock (40P01) or serialization failure (40001): PostgreSQL rolled the transaction back and
  * running it again may well succeed. Drizzle wraps the driver's error, so the cause chain is read.

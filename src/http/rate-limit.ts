@@ -44,13 +44,16 @@ export function registerAuthFailureLimit(
     const onResponse = route.onResponse ? [route.onResponse].flat() : [];
     route.onResponse = [
       ...onResponse,
-      async (request, reply) => {
-        if (reply.statusCode !== 401) return;
-        try {
-          await store.hit(counter(request.ip), WINDOW_MS, clock.now().getTime());
-        } catch (error) {
-          logStoreFailure(request, error);
-        }
+      // A callback hook: it runs after every response, and only a 401 has anything to wait for.
+      (request, reply, done) => {
+        if (reply.statusCode !== 401) return done();
+        store.hit(counter(request.ip), WINDOW_MS, clock.now().getTime()).then(
+          () => done(),
+          (error: unknown) => {
+            logStoreFailure(request, error);
+            done();
+          },
+        );
       },
     ];
   });

@@ -1,11 +1,13 @@
-// Security headers on every response (@fastify/helmet). The Content-Security-Policy allows only
+// Security headers on every response (helmet's, computed once: @fastify/helmet built helmet's
+// middleware again for every request, parsing the policy each time). The Content-Security-Policy allows only
 // this origin: the /docs reference (Scalar, served locally) and a dashboard built into static files
 // work offline and load nothing from elsewhere. The only inline code, Scalar's few-line start-up
 // script on the /docs page, is allowed by its SHA-256 hash, computed from the page as it is sent, so
 // no 'unsafe-inline' script is ever allowed.
 import { createHash } from 'node:crypto';
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 
 const DIRECTIVES = {
   defaultSrc: ["'self'"],
@@ -31,9 +33,16 @@ export function inlineScriptHashes(html: string): string[] {
   );
 }
 
-export async function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }): Promise<void> {
-  await app.register(helmet, {
-    global: true,
+/** The headers helmet sets with these options (it sets the same ones on every response). */
+function helmetHeaders(options: HelmetOptions): Array<[string, string]> {
+  const headers: Array<[string, string]> = [];
+  const recorder = { setHeader: (name: string, value: unknown) => void headers.push([name, String(value)]), removeHeader: () => {} };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, () => {});
+  return headers;
+}
+
+export function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }): void {
+  const headers = helmetHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       // Upgrading would break plain-http development on localhost; behind TLS it is harmless.
@@ -42,15 +51,20 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { h
     // HSTS only means something over https (and must not pin a development localhost to https).
     strictTransportSecurity: options.https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
+  // On the raw response, as helmet does: routes that answer by hand (the OAuth provider) get them too.
+  app.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    done();
+  });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (typeof payload !== 'string' || !request.url.startsWith('/docs')) return payload;
-    if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
-    const hashes = inlineScriptHashes(payload);
-    const policy = reply.getHeader('content-security-policy');
-    if (hashes.length > 0 && typeof policy === 'string') {
-      reply.header('content-security-policy', policy.replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`));
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (typeof payload === 'string' && request.url.startsWith('/docs') && String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+      const hashes = inlineScriptHashes(payload);
+      const policy = reply.getHeader('content-security-policy');
+      if (hashes.length > 0 && typeof policy === 'string') {
+        reply.header('content-security-policy', policy.replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`));
+      }
     }
-    return payload;
+    done(null, payload);
   });
 }

@@ -115,11 +115,23 @@ function scanNumbers(schema: Record<string, unknown>, data: unknown, found: Erro
   }
 }
 
+/** Whether any string (or object key) in the value cannot be stored: scanText without the paths. */
+function anyUnstorableText(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return unstorableText(value) !== undefined;
+  if (value === null || typeof value !== 'object' || depth > MAX_SCAN_DEPTH) return false;
+  if (Array.isArray(value)) return value.some((item) => anyUnstorableText(item, depth + 1));
+  for (const key of Object.keys(value)) {
+    if (unstorableText(key) !== undefined || anyUnstorableText((value as Record<string, unknown>)[key], depth + 1)) return true;
+  }
+  return false;
+}
+
 /** Runs the checks above ahead of the schema's own, keeping Ajv's calling convention. */
 function withSharedRules(validate: Validate, schema: Record<string, unknown>, textPart: boolean): Validate {
   const wrapped: Validate = (data, ...rest) => {
     const found: ErrorObject[] = [];
-    scanText(data, '', found);
+    // Every request's query and headers pass here: the paths are worked out only for a bad value.
+    if (anyUnstorableText(data)) scanText(data, '', found);
     if (textPart) scanNumbers(schema, data, found);
     const valid = validate(data, ...rest);
     wrapped.errors = found.length > 0 ? [...found, ...(validate.errors ?? [])] : validate.errors;

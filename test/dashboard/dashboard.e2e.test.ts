@@ -211,7 +211,17 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await drawer.getByLabel('City').fill('Basel');
     await drawer.getByLabel('Postal code').fill('4051');
     await drawer.getByLabel('Country (ISO code)').fill('CH');
-    await drawer.getByLabel('Benefits (one per line)').fill('Company van\nTools provided');
+    // Benefits and requirements are rows: added, reordered and removed one by one.
+    for (const benefit of ['Tools provided', 'Company van', 'Free coffee']) {
+      await drawer.getByRole('button', { name: 'Add benefit' }).click();
+      await drawer.getByLabel(`Benefit ${await drawer.getByRole('textbox', { name: /^Benefit \d+$/ }).count()}`, { exact: true }).fill(benefit);
+    }
+    await drawer.getByRole('button', { name: 'Move benefit 2 up' }).click();
+    await drawer.getByRole('button', { name: 'Remove benefit 3' }).click();
+    await drawer.getByRole('button', { name: 'Add requirement' }).click();
+    await drawer.getByLabel('Requirement 1', { exact: true }).fill('Welding certificate (ISO 9606)');
+    await drawer.getByRole('button', { name: 'Add requirement' }).click();
+    await drawer.getByLabel('Requirement 2', { exact: true }).fill('Safety shoes');
     await drawer.getByRole('button', { name: 'Add skill' }).click();
     await drawer.getByLabel('Skill 1', { exact: true }).fill('TIG welding');
     await drawer.getByRole('button', { name: 'Add skill' }).click();
@@ -240,6 +250,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     const stored = await api(`/public/v1/job-listings/${created.id}`);
     expect(stored.address).toMatchObject({ city: 'Basel', postalCode: '4051', country: 'CH' });
     expect(stored.benefits.map((benefit: { original: string }) => benefit.original)).toEqual(['Company van', 'Tools provided']);
+    expect(stored.jobListingRequirements.map((requirement: { requirementText: string }) => requirement.requirementText)).toEqual(['Welding certificate (ISO 9606)', 'Safety shoes']);
     expect(stored.skills).toMatchObject([
       { value: { original: 'TIG welding' }, type: 'SKILL' },
       { value: { original: 'German' }, type: 'LANGUAGE', languageProficiency: 'B2' },
@@ -250,6 +261,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     drawer = page.getByRole('dialog', { name: 'Edit job listing' });
     await drawer.getByLabel('Job description').fill('Weld pipelines and pressure vessels on site.');
     await drawer.getByRole('button', { name: 'Move step 2 up' }).click();
+    await drawer.getByRole('button', { name: 'Remove requirement 2' }).click();
     await drawer.getByRole('combobox', { name: 'Level of skill 1' }).click();
     await page.getByRole('option', { name: 'expert', exact: true }).click();
     await drawer.getByRole('button', { name: 'Save changes' }).click();
@@ -261,9 +273,24 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
       [2, 'Welding test'],
     ]);
     expect(edited.skills[0]).toMatchObject({ value: { original: 'TIG welding' }, expertType: 'EXPERT' });
+    expect(edited.jobListingRequirements.map((requirement: { requirementText: string }) => requirement.requirementText)).toEqual(['Welding certificate (ISO 9606)']);
 
     // Every translated text, in German: position, description, each benefit, skill and step.
     await drawer.getByRole('tab', { name: 'Translations' }).click();
+    // Offered: the company's languages (only English, the source, so far) and the listing's
+    // translations (none yet); another language is added as a BCP 47 tag.
+    const into = drawer.getByRole('combobox', { name: 'Translate into' });
+    await poll(() => into.getAttribute('placeholder')).toBe('Add a language first');
+    const addLanguage = drawer.getByLabel('Add a language');
+    await addLanguage.fill('english');
+    await drawer.getByRole('button', { name: 'Add', exact: true }).click();
+    await drawer.getByText('“english” is not a language tag').waitFor();
+    await addLanguage.fill('en');
+    await drawer.getByRole('button', { name: 'Add', exact: true }).click();
+    await drawer.getByText('The texts are written in en').waitFor();
+    await addLanguage.fill('DE');
+    await drawer.getByRole('button', { name: 'Add', exact: true }).click();
+    await poll(() => into.inputValue()).toBe('German (de)');
     const german: Array<[string, string]> = [
       ['Position in de', 'Schweisser (Senior)'],
       ['Job description in de', 'Rohrleitungen und Druckbehälter vor Ort schweissen.'],
@@ -284,13 +311,23 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await poll(() => drawer.getByText('Human translation', { exact: true }).count()).toBe(german.length + 1);
     await expectAccessible('job-listing-translations');
     // The language switcher: nothing in French yet; German is still there on the way back.
-    await drawer.getByRole('combobox', { name: 'Translate into' }).click();
-    await page.getByRole('option', { name: 'fr', exact: true }).click();
+    await poll(() => into.inputValue()).toBe('German (de) · translated');
+    await addLanguage.fill('fr');
+    await drawer.getByRole('button', { name: 'Add', exact: true }).click();
+    await poll(() => into.inputValue()).toBe('French (fr)');
     await poll(() => drawer.getByText('not translated', { exact: true }).count()).toBe(german.length + 1);
     expect(await drawer.getByLabel('Position in fr', { exact: true }).inputValue()).toBe('');
-    await drawer.getByRole('combobox', { name: 'Translate into' }).click();
-    await page.getByRole('option', { name: 'de', exact: true }).click();
+    await into.click();
+    await page.getByRole('option', { name: 'German (de) · translated', exact: true }).click();
     await poll(() => drawer.getByLabel('Benefit 2 in de', { exact: true }).inputValue()).toBe('Werkzeug wird gestellt');
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    // Opened again, the editor finds the German translation through the API's language negotiation.
+    await row.getByRole('button', { name: 'Edit Senior welder' }).click();
+    drawer = page.getByRole('dialog', { name: 'Edit job listing' });
+    await drawer.getByRole('tab', { name: 'Translations' }).click();
+    await poll(() => drawer.getByRole('combobox', { name: 'Translate into' }).inputValue()).toBe('German (de) · translated');
+    await poll(() => drawer.getByLabel('Position in de', { exact: true }).inputValue()).toBe('Schweisser (Senior)');
+    await expectAccessible('job-listing-languages');
     await drawer.getByRole('button', { name: 'Close' }).click();
 
     await row.getByRole('button', { name: 'More actions for Senior welder' }).click();
@@ -414,9 +451,29 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
       candidate: { firstName: 'Ada', lastName: 'Lovelace', email: `ada-${randomUUID().slice(0, 6)}@example.com`, headline: 'Pipe welder' },
       coverLetter: 'I have welded pipelines for ten years.',
     });
+    // More listings than the picker shows at once: the welder (the oldest) is found by typing.
+    const fitters = await Promise.all(
+      Array.from({ length: 21 }, async (_, i) => (await api('/public/v1/job-listings', 'POST', { position: `Pipe fitter ${i + 1}`, positionType: 'CONTRACT', workPlaceType: 'ON_SITE' })).id as string),
+    );
     await open('/pipeline', 'Pipeline');
-    await page.getByRole('combobox', { name: 'Job listing' }).click();
-    await page.getByRole('option', { name: /Senior welder/ }).click();
+    const picker = page.getByRole('combobox', { name: 'Job listing' });
+    await poll(() => picker.inputValue()).toMatch(/^Pipe fitter \d+$/);
+    await picker.click();
+    await page.getByRole('option', { name: /^Show more \(\d+ not shown\)/ }).waitFor();
+    expect(await page.getByRole('option').count()).toBe(21); // 20 listings and "Show more"
+    expect(await page.getByRole('option', { name: /Senior welder/ }).count()).toBe(0);
+    // The next page comes by cursor and is added under the first.
+    await page.getByRole('option', { name: 'Show more (3 not shown)' }).click();
+    await page.getByRole('option', { name: /Senior welder/ }).waitFor();
+    expect(await page.getByRole('option').count()).toBe(23);
+    await picker.fill('no such listing');
+    await page.getByRole('listbox').getByText('No listing matches “no such listing”.').waitFor();
+    await picker.fill('senior WEL');
+    await page.getByRole('option', { name: /Senior welder/ }).waitFor();
+    await poll(() => page.getByRole('option').count()).toBe(1);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await poll(() => picker.inputValue()).toBe('Senior welder');
     const card = page.getByTestId(`card-${application.id}`);
     await page.getByTestId('column-ACTIVE').getByTestId(`card-${application.id}`).waitFor();
     await expectAccessible('pipeline');
@@ -465,6 +522,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     expect(text).toContain('In review → Interview');
     await expectAccessible('pipeline-application');
     await drawer.getByRole('button', { name: 'Close' }).click();
+    await Promise.all(fitters.map((id) => api(`/public/v1/job-listings/${id}/archive`, 'POST')));
   });
 
   it('candidates: CSV import reports per-row errors, then imports; search and profile', async () => {
@@ -480,6 +538,17 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await open('/candidates', 'Candidates');
     // Ada (the pipeline's applicant) is the only candidate so far.
     await page.getByRole('button', { name: 'Ada Lovelace' }).waitFor();
+    // The import's listing picker offers ACTIVE listings only: the welder, not the archived fitters.
+    const into = page.getByRole('combobox', { name: 'Add to the pipeline of (optional)' });
+    await into.focus();
+    await page.keyboard.press('ArrowDown'); // the first opening, by keyboard, loads the listings
+    await page.getByRole('option', { name: 'Senior welder' }).waitFor();
+    await into.fill('fitter');
+    await page.getByRole('listbox').getByText('No listing matches “fitter”.').waitFor();
+    await into.fill('weld');
+    await page.getByRole('option', { name: 'Senior welder' }).waitFor();
+    await page.keyboard.press('Escape');
+    await poll(() => into.inputValue()).toBe('');
     await page.locator('input[type=file]').setInputFiles(bad);
     const problems = page.getByTestId('import-problems');
     await poll(() => problems.textContent()).toContain('Row 3');
@@ -514,11 +583,20 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await funnel.locator('svg.recharts-surface').waitFor();
     await page.getByTestId('time-chart').locator('svg.recharts-surface').waitFor();
     expect(await funnel.textContent()).toContain('Applied: 1');
-    await page.getByRole('combobox', { name: 'Job listing' }).click();
+    await page.getByRole('combobox', { name: 'Job listing' }).fill('crane');
     await page.getByRole('option', { name: 'Crane operator' }).click();
     await page.getByText('No applications in this range yet.').waitFor();
-    await page.getByRole('combobox', { name: 'Job listing' }).click();
-    await page.getByRole('option', { name: 'Senior welder' }).click();
+    // Keyboard only: the arrow opens the list, typing narrows it, arrow and Enter pick.
+    const picker = page.getByRole('combobox', { name: 'Job listing' });
+    await picker.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('option', { name: 'Senior welder' }).waitFor();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('welder');
+    await poll(() => page.getByRole('option').count()).toBe(1);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await poll(() => picker.inputValue()).toBe('Senior welder');
     await funnel.locator('svg.recharts-surface').waitFor();
     await expectAccessible('overview');
     // Everything the pages loaded came from the app's own origin.

@@ -1,7 +1,8 @@
-import { Alert, Badge, Button, Card, Drawer, FileInput, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Drawer, FileInput, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { api, ApiError, call, useLoad, type Schemas } from '../api';
 import { ResourceTable, useAction } from '../components';
+import { ListingPicker, type PickedListing } from '../listing-picker';
 import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo } from '../ui';
 
 type ImportRow = { firstName: string; lastName: string; email: string; phone?: string | null; headline?: string | null; location?: string | null; skills?: string[]; links?: string[] };
@@ -88,9 +89,9 @@ function problemsFromServer(error: ApiError): Map<number, string[]> {
 }
 
 function ImportCsv({ onImported }: { onImported: () => void }) {
-  const listings = useLoad(() => call(api.GET('/public/v1/job-listings', { params: { query: { size: 100, status: ['ACTIVE'] } } })), []);
   const [file, setFile] = useState<File | null>(null);
-  const [listing, setListing] = useState<string | null>(null);
+  const [picked, setPicked] = useState<PickedListing | null>(null);
+  const listing = picked?.id;
   const [parsed, setParsed] = useState<Parsed>();
   const [result, setResult] = useState<Schemas['CandidateImportResult']>();
   const [problems, setProblems] = useState<Map<number, string[]>>();
@@ -135,14 +136,7 @@ function ImportCsv({ onImported }: { onImported: () => void }) {
         </Text>
         <Group align="flex-end" wrap="wrap">
           <FileInput label="CSV file" accept=".csv,text/csv" value={file} onChange={(chosen) => void choose(chosen)} clearable clearButtonProps={{ 'aria-label': 'Clear the chosen file' }} w={280} placeholder="Choose a file" />
-          <Select
-            label="Add to the pipeline of (optional)"
-            clearable
-            data={(listings.data?.data ?? []).map((item) => ({ value: item.id, label: item.position.value }))}
-            value={listing}
-            onChange={setListing}
-            w={280}
-          />
+          <ListingPicker label="Add to the pipeline of (optional)" statuses={['ACTIVE']} clearable placeholder="Search active listings" value={picked} onChange={setPicked} width={280} />
           <Button onClick={upload} loading={importing.busy} disabled={!parsed || parsed.rows.length === 0 || parsed.problems.size > 0}>
             Import {parsed ? `${parsed.rows.length} row(s)` : ''}
           </Button>

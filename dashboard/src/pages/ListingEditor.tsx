@@ -1,9 +1,10 @@
 // The job listing editor: every field of the contract's listing (details tab), and a human
 // translation of every translated text into one language at a time (translations tab).
-import { Badge, Checkbox, Group, MultiSelect, NumberInput, Select, SimpleGrid, Stack, Tabs, Text, Textarea, TextInput } from '@mantine/core';
-import { useEffect, useMemo, useState } from 'react';
+import { Badge, Button, Checkbox, Group, MultiSelect, NumberInput, Select, SimpleGrid, Stack, Tabs, Text, Textarea, TextInput } from '@mantine/core';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, call, useLoad, type Schemas } from '../api';
 import { FieldGroup, FormActions, Notice, Repeated, useAction } from '../components';
+import { canonicalTag, COMMON_LANGUAGES, isSource, languageLabel, listingLanguages, translatedLanguages, uniqueTags } from '../languages';
 import { ErrorMessage, Loading } from '../ui';
 
 type Listing = Schemas['JobListing'];
@@ -18,7 +19,6 @@ const DRIVING_CLASSES: Array<NonNullable<Skill['drivingClass']>> = ['AM', 'A1', 
 const EDUCATION: Array<NonNullable<Listing['educationLevel']>> = ['NONE', 'PRIMARY', 'SECONDARY', 'VOCATIONAL', 'ASSOCIATE', 'BACHELOR', 'MASTER', 'DOCTORATE'];
 const INTERVALS: Array<NonNullable<Listing['paymentInterval']>> = ['HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'];
 const SALARY_TYPES: Array<NonNullable<Listing['salaryType']>> = ['GROSS', 'NET'];
-const LANGUAGES = ['de', 'fr', 'it', 'es', 'nl', 'pt', 'en', 'pl'];
 
 const words = (value: string) => value.replace(/_/g, ' ').toLowerCase();
 const options = (values: string[]) => values.map((value) => ({ value, label: words(value) }));
@@ -29,6 +29,10 @@ interface SkillForm {
   expertType: string | null;
   languageProficiency: string | null;
   drivingClass: string | null;
+}
+/** One benefit or requirement: a row of its own (add, remove, reorder). */
+interface LineForm {
+  text: string;
 }
 interface StepForm {
   stepName: string;
@@ -61,7 +65,7 @@ interface Form {
   salaryType: string | null;
   paymentInterval: string | null;
   salaryDescription: string;
-  benefits: string;
+  benefits: LineForm[];
   educationLevel: string | null;
   fieldOfStudy: string;
   yearsOfExperience: number | string;
@@ -70,7 +74,7 @@ interface Form {
   jobListingEndDate: string;
   referenceNumber: string;
   steps: StepForm[];
-  requirements: string;
+  requirements: LineForm[];
 }
 
 const EMPTY: Form = {
@@ -98,7 +102,7 @@ const EMPTY: Form = {
   salaryType: null,
   paymentInterval: null,
   salaryDescription: '',
-  benefits: '',
+  benefits: [],
   educationLevel: null,
   fieldOfStudy: '',
   yearsOfExperience: '',
@@ -107,7 +111,7 @@ const EMPTY: Form = {
   jobListingEndDate: '',
   referenceNumber: '',
   steps: [],
-  requirements: '',
+  requirements: [],
 };
 
 const original = (text: Translated | null | undefined) => text?.original ?? '';
@@ -145,7 +149,7 @@ function formOf(listing: Listing): Form {
     salaryType: listing.salaryType,
     paymentInterval: listing.paymentInterval,
     salaryDescription: original(listing.salaryDescription),
-    benefits: listing.benefits.map((benefit) => benefit.original).join('\n'),
+    benefits: listing.benefits.map((benefit) => ({ text: benefit.original })),
     educationLevel: listing.educationLevel,
     fieldOfStudy: original(listing.fieldOfStudy),
     yearsOfExperience: listing.yearsOfExperience ?? '',
@@ -154,17 +158,13 @@ function formOf(listing: Listing): Form {
     jobListingEndDate: listing.jobListingEndDate ?? '',
     referenceNumber: listing.referenceNumber ?? '',
     steps: listing.hiringProcessSteps.map((step) => ({ stepName: step.stepName.original, description: step.description?.original ?? '' })),
-    requirements: listing.jobListingRequirements.map((requirement) => requirement.requirementText).join('\n'),
+    requirements: listing.jobListingRequirements.map((requirement) => ({ text: requirement.requirementText })),
   };
 }
 
 const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
 const numberOrNull = (value: number | string) => (value === '' || value === null ? null : Number(value));
-const lines = (value: string) =>
-  value
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
+const lines = (rows: LineForm[]) => rows.map((row) => row.text.trim()).filter(Boolean);
 
 /** The request body for the form: every field on create, only the changed ones on edit. */
 function bodyOf(form: Form, before: Form | undefined): Record<string, unknown> {
@@ -282,7 +282,11 @@ function ListingForm({ listing, onSaved, onClose }: { listing: Listing | undefin
       <Textarea label="Job description" autosize minRows={3} maxLength={20000} {...text('jobDescription')} />
       <Textarea label="Requirements summary" autosize minRows={2} maxLength={10000} {...text('requirementsSummary')} />
       <Textarea label="Personal qualities" autosize minRows={2} maxLength={10000} {...text('personalQualitiesSummary')} />
-      <Textarea label="Requirements (one per line)" autosize minRows={2} {...text('requirements')} />
+      <Repeated<LineForm> legend="Requirements" noun="requirement" items={form.requirements} onChange={set('requirements')} blank={{ text: '' }} max={100}>
+        {(row, update, index) => (
+          <Textarea label={`Requirement ${index + 1}`} autosize minRows={1} maxLength={1000} value={row.text} onChange={(event) => update({ text: event.currentTarget.value })} />
+        )}
+      </Repeated>
       <Repeated<SkillForm>
         legend="Skills"
         noun="skill"
@@ -304,7 +308,11 @@ function ListingForm({ listing, onSaved, onClose }: { listing: Listing | undefin
           </SimpleGrid>
         )}
       </Repeated>
-      <Textarea label="Benefits (one per line)" autosize minRows={2} {...text('benefits')} />
+      <Repeated<LineForm> legend="Benefits" noun="benefit" items={form.benefits} onChange={set('benefits')} blank={{ text: '' }}>
+        {(row, update, index) => (
+          <TextInput label={`Benefit ${index + 1}`} maxLength={500} value={row.text} onChange={(event) => update({ text: event.currentTarget.value })} />
+        )}
+      </Repeated>
       <FieldGroup legend="Salary">
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <TextInput label="Currency" placeholder="EUR" maxLength={3} {...text('currency')} />
@@ -439,14 +447,92 @@ function TranslatedField({
   );
 }
 
+/**
+ * The languages to translate into: those the listing has translations in, the company's default
+ * language and the languages its listings are written in, and any added here; never the source.
+ */
+function LanguagePicker({ listing, value, onChange, round }: { listing: Listing; value: string | undefined; onChange: (language: string) => void; round: number }) {
+  const source = listing.position.sourceLanguage;
+  const [added, setAdded] = useState<string[]>([]);
+  const [typed, setTyped] = useState('');
+  const [problem, setProblem] = useState<string>();
+  const known = useLoad(async () => {
+    const [company, written] = await Promise.all([call(api.GET('/settings/company')), listingLanguages()]);
+    const own = uniqueTags([company.defaultLanguage, ...written]);
+    const translated = await translatedLanguages(listing.id, source, [...own, ...COMMON_LANGUAGES]);
+    return { own, translated };
+    // `round` counts the translations saved here: a new one is then marked as translated.
+  }, [listing.id, listing.updatedAt, round]);
+  const translated = known.data?.translated ?? [];
+  const offered = uniqueTags([...translated, ...(known.data?.own ?? []), ...added, value]).filter((tag) => !isSource(tag, source));
+  useEffect(() => {
+    if (!value && known.data && offered[0]) onChange(offered[0]);
+  }, [known.data, value, offered, onChange]);
+  const add = () => {
+    const tag = canonicalTag(typed);
+    if (!tag) return setProblem(`“${typed.trim()}” is not a language tag (BCP 47, e.g. de, pt-BR, zh-Hant).`);
+    if (isSource(tag, source)) return setProblem(`The texts are written in ${tag}: choose another language.`);
+    setProblem(undefined);
+    setTyped('');
+    setAdded((current) => uniqueTags([...current, tag]));
+    onChange(tag);
+  };
+  return (
+    <Stack gap="xs">
+      {known.error && <ErrorMessage error={known.error} title="Could not find the listing's languages" />}
+      <Group align="flex-start" wrap="wrap">
+        <Select
+          label="Translate into"
+          searchable
+          w={{ base: '100%', sm: 300 }}
+          placeholder={known.loading && !known.data ? 'Finding the languages…' : offered.length === 0 ? 'Add a language first' : undefined}
+          data={offered.map((tag) => ({ value: tag, label: `${languageLabel(tag)}${translated.includes(tag) ? ' · translated' : ''}` }))}
+          value={value ?? null}
+          onChange={(next) => next && onChange(next)}
+          allowDeselect={false}
+          nothingFoundMessage="No such language here: add it"
+        />
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            add();
+          }}
+        >
+          <Group align="flex-start" gap="xs">
+            <TextInput
+              label="Add a language"
+              description="BCP 47 tag, e.g. fr or pt-BR"
+              maxLength={35}
+              w={200}
+              value={typed}
+              error={problem}
+              onChange={(event) => {
+                setTyped(event.currentTarget.value);
+                setProblem(undefined);
+              }}
+            />
+            <Button type="submit" variant="default" mt={44} disabled={!typed.trim()}>
+              Add
+            </Button>
+          </Group>
+        </form>
+      </Group>
+    </Stack>
+  );
+}
+
 function Translations({ listing }: { listing: Listing }) {
   const source = listing.position.sourceLanguage;
-  const [language, setLanguage] = useState(LANGUAGES.find((tag) => tag !== source) ?? 'de');
+  const [language, setLanguage] = useState<string>();
   const [draft, setDraft] = useState<Draft>();
   const [saved, setSaved] = useState(false);
+  const [round, setRound] = useState(0);
   const saving = useAction();
   const shown = useLoad(
-    () => call(api.GET('/public/v1/job-listings/{id}', { params: { path: { id: listing.id } }, headers: { 'accept-language': language } })) as Promise<Listing>,
+    () =>
+      language
+        ? (call(api.GET('/public/v1/job-listings/{id}', { params: { path: { id: listing.id } }, headers: { 'accept-language': language } })) as Promise<Listing>)
+        : Promise.resolve(undefined),
     [language, listing.id, listing.updatedAt],
   );
   // From what useLoad kept: a late answer for the language switched away from never fills the form.
@@ -458,11 +544,18 @@ function Translations({ listing }: { listing: Listing }) {
   const save = () =>
     void saving.run(async () => {
       setSaved(false);
+      if (!language) return;
       await call(api.PUT('/public/v1/job-listings/{id}/translations/{lang}', { params: { path: { id: listing.id, lang: language } }, body: body as never }));
       setSaved(true);
+      setRound((n) => n + 1);
       shown.reload();
     });
   const texts = shown.data;
+  const choose = useCallback((next: string) => {
+    setSaved(false);
+    setDraft(undefined);
+    setLanguage(next);
+  }, []);
   const setSingle = (key: SingleKey) => (value: string) => setDraft((current) => current && { ...current, single: { ...current.single, [key]: value } });
   const setAt = (list: 'benefits' | 'skills', index: number) => (value: string) =>
     setDraft((current) => current && { ...current, [list]: current[list].map((item, at) => (at === index ? value : item)) });
@@ -472,25 +565,18 @@ function Translations({ listing }: { listing: Listing }) {
   return (
     <Stack>
       <Text size="sm">
-        Texts are written in <strong>{source}</strong>. What you enter here is a human translation, and replaces the earlier human translation into
+        Texts are written in <strong>{languageLabel(source)}</strong>. What you enter here is a human translation, and replaces the earlier human translation into
         that language; machine translations (when the server has a translator) are marked as AI, and a human one always wins.
       </Text>
-      <Select
-        label="Translate into"
-        searchable
-        data={LANGUAGES.filter((tag) => tag.toLowerCase() !== source.toLowerCase())}
-        value={language}
-        onChange={(value) => {
-          if (!value) return;
-          setSaved(false);
-          setDraft(undefined);
-          setLanguage(value);
-        }}
-        allowDeselect={false}
-      />
+      <LanguagePicker listing={listing} value={language} onChange={choose} round={round} />
+      {listing.jobListingRequirements.length > 0 && (
+        <Text size="xs" c="dimmed">
+          Requirements are plain text in the API (not translated texts), so they have no translation.
+        </Text>
+      )}
       {shown.error && <ErrorMessage error={shown.error} title="Could not load the translation" />}
-      {(!texts || !draft) && !shown.error && <Loading label="Loading the translation" />}
-      {texts && draft && (
+      {language && (!texts || !draft) && !shown.error && <Loading label="Loading the translation" />}
+      {language && texts && draft && (
         <>
           {SINGLE_TEXTS.map(([key, label]) => {
             const text = texts[key];
@@ -538,7 +624,7 @@ function Translations({ listing }: { listing: Listing }) {
       ))}
       <ErrorMessage error={saving.error} title="Could not save the translation" />
       <Notice>{saved && 'Translation saved.'}</Notice>
-      <FormActions submitLabel="Save translation" onSubmit={save} busy={saving.busy} disabled={!draft || problems.length > 0 || Object.keys(body).length === 0} />
+      <FormActions submitLabel="Save translation" onSubmit={save} busy={saving.busy} disabled={!language || !draft || problems.length > 0 || Object.keys(body).length === 0} />
     </Stack>
   );
 }

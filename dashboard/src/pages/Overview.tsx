@@ -1,8 +1,9 @@
-import { Card, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, LabelList, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { api, call, useLoad } from '../api';
 import { Empty, LoadState, Page, PageHeader } from '../ui';
+import { ListingPicker, type PickedListing } from '../listing-picker';
 
 const STAGE_LABEL: Record<string, string> = { ACTIVE: 'Applied', IN_REVIEW: 'In review', INTERVIEW: 'Interview', OFFER: 'Offer', HIRED: 'Hired' };
 const INK = '#3b4bb0';
@@ -21,10 +22,10 @@ function Stat({ label, value }: { label: string; value: string | number }) {
 }
 
 export function OverviewPage() {
-  const [listing, setListing] = useState<string | null>(null);
+  const [picked, setPicked] = useState<PickedListing | null>(null);
+  const listing = picked?.id;
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const listings = useLoad(() => call(api.GET('/public/v1/job-listings', { params: { query: { page: 0, size: 100 } } })), []);
   const overview = useLoad(
     () =>
       call(
@@ -39,16 +40,7 @@ export function OverviewPage() {
     <Page>
       <PageHeader title="Overview" />
       <Group align="flex-end" wrap="wrap">
-        <Select
-          label="Job listing"
-          placeholder="All listings"
-          clearable
-          searchable
-          data={(listings.data?.data ?? []).map((item) => ({ value: item.id, label: item.position.value }))}
-          value={listing}
-          onChange={setListing}
-          w={260}
-        />
+        <ListingPicker label="Job listing" placeholder="All listings (type to search)" clearable value={picked} onChange={setPicked} width={260} />
         <TextInput label="From" type="date" value={from} onChange={(event) => setFrom(event.currentTarget.value)} w={170} />
         <TextInput label="To" type="date" value={to} onChange={(event) => setTo(event.currentTarget.value)} w={170} />
       </Group>

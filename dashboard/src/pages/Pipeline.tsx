@@ -3,6 +3,7 @@ import { DndContext, KeyboardSensor, PointerSensor, pointerWithin, rectIntersect
 import { useEffect, useState } from 'react';
 import { api, ApiError, call, useLoad, type Schemas } from '../api';
 import { Notice } from '../components';
+import { ListingPicker, type PickedListing } from '../listing-picker';
 import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo } from '../ui';
 
 type Application = Schemas['ApplicationSummary'];
@@ -140,16 +141,19 @@ function ApplicationDrawer({ id, onClose }: { id: string; onClose: () => void })
 }
 
 export function PipelinePage() {
-  const listings = useLoad(() => call(api.GET('/public/v1/job-listings', { params: { query: { size: 100 } } })), []);
-  const [listing, setListing] = useState<string | null>(null);
+  // The newest listing is shown first; any other is found by typing in the picker.
+  const newest = useLoad(() => call(api.GET('/public/v1/job-listings', { params: { query: { size: 1 } } })), []);
+  const [picked, setPicked] = useState<PickedListing | null>(null);
+  const listing = picked?.id ?? null;
   const [open, setOpen] = useState<string>();
   const [conflict, setConflict] = useState<string>();
   const [error, setError] = useState<unknown>();
   const [moved, setMoved] = useState<string>();
   const [local, setLocal] = useState<Application[]>();
   useEffect(() => {
-    if (!listing && listings.data?.data[0]) setListing(listings.data.data[0].id);
-  }, [listings.data, listing]);
+    const first = newest.data?.data[0];
+    if (first) setPicked((current) => current ?? { id: first.id, label: first.position.value });
+  }, [newest.data]);
   const applications = useLoad(
     () => (listing ? call(api.GET('/public/v1/applications', { params: { query: { jobListingId: listing, size: 100 } } })) : Promise.resolve(undefined)),
     [listing],
@@ -186,19 +190,12 @@ export function PipelinePage() {
   return (
     <Page>
       <PageHeader title="Pipeline" />
-      <LoadState state={listings} label="Loading listings">
+      <LoadState state={newest} label="Loading listings">
         {({ data }) =>
           data.length === 0 ? (
             <Empty>No job listings yet: create and publish one to receive applications.</Empty>
           ) : (
-            <Select
-              label="Job listing"
-              data={data.map((item) => ({ value: item.id, label: `${item.position.value} (${item.status.toLowerCase().replace('_', ' ')})` }))}
-              value={listing}
-              onChange={setListing}
-              allowDeselect={false}
-              w={{ base: '100%', sm: 360 }}
-            />
+            <ListingPicker label="Job listing" value={picked} onChange={(next) => next && setPicked(next)} showStatus width={{ base: '100%', sm: 360 }} />
           )
         }
       </LoadState>

@@ -1,8 +1,8 @@
 import { and, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Db } from '../../db/client.ts';
+import { queryRows, queryStatement, type Db } from '../../db/client.ts';
+import type { CandidateSummaryView } from '../candidates/service.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
-import { keptCount } from '../../infra/kept-counts/read.ts';
 import { applications, applicationStatusHistory } from './tables.ts';
 
 export type ApplicationRow = typeof applications.$inferSelect;
@@ -140,33 +140,93 @@ export interface ApplicationFilters {
   updatedSince?: Date | undefined;
 }
 
-/** From this offset on, an offset page starts from the day it falls in (see deepPageIds). */
+/**
+ * From this offset on, an offset page starts from the day it falls in: the kept per-day counts
+ * (migration 0015) say on which UTC day of submission the offset falls and how many newer rows
+ * come before that day, so the (company, applied_at, id) index is entered at that day's end and
+ * walked only within it. Counts and rows come from one statement, one snapshot: the page is
+ * exactly the one a plain OFFSET gives. Past the end no day is found: no rows. The day's end bound
+ * is a scalar subquery so it enters the index condition (NULL past the end: no rows).
+ */
 const DEEP_OFFSET = 2_000;
 
+const APPLICATION_COLUMNS = `id, company_id as "companyId", job_listing_id as "jobListingId", candidate_id as "candidateId", status,
+  source, cover_letter as "coverLetter", applied_at as "appliedAt", updated_at as "updatedAt"`;
+
+/** An application of a list page with its candidate's summary, read in the same statement. */
+export type ApplicationWithCandidateRow = ApplicationRow & { candidate: CandidateSummaryView };
+
+type NewestPageRow = ApplicationRow & {
+  total: number;
+  id: string | null;
+  cFirstName: string;
+  cLastName: string;
+  cHeadline: string | null;
+  cEmail: string;
+  cPhone: string | null;
+};
+
 /**
- * The ids of a deep offset page (newest first), found without walking the offset: the kept per-day
- * counts (migration 0015) say on which UTC day of submission the offset falls and how many newer
- * rows come before that day, so the (company, applied_at, id) index is entered at that day's end
- * and walked only within it. One statement, so counts and rows come from the same snapshot: the
- * page is exactly the one a plain OFFSET gives. Past the end no day is found: no rows.
+ * A newest-first page (unfiltered or by status), its kept total and each application's candidate
+ * summary in one statement: one round trip and one snapshot, with a fixed text per shape so
+ * PostgreSQL prepares it once. The total comes as a row of its own (a left join), so a page past
+ * the end still answers it. Deep pages find their ids as deepPageIds does. Parameters: $1 company,
+ * $2 limit, $3 offset, then the statuses ($4) and the cursor's keys when the shape has them.
  */
-function deepPageIds(companyId: string, statuses: string[] | undefined, page: { limit: number; offset: number }): SQL {
-  const list = statuses && statuses.length > 0 ? sql.join(statuses.map((status) => sql`${status}`), sql`, `) : undefined;
-  // The day's end bound is a scalar subquery so it enters the index condition (NULL past the end:
-  // no rows). Parenthesized: it is used as `id in (...)`.
-  return sql`(with days as (
-      select day, sum(n) as n from application_daily_counts
-      where company_id = ${companyId} ${list ? sql`and status in (${list})` : sql``}
-      group by day having sum(n) <> 0
-    ), target as (
-      select day, before from (select day, n, sum(n) over (order by day desc) - n as before from days) c
-      where before <= ${page.offset} and before + n > ${page.offset}
-    )
-    select a.id from applications a
-    where a.company_id = ${companyId} ${list ? sql`and a.status in (${list})` : sql``}
-      and a.applied_at < (select (day + 1)::timestamp at time zone 'UTC' from target)
-    order by a.applied_at desc, a.id desc
-    offset (select ${page.offset} - before from target) limit ${page.limit})`;
+function newestPageStatement(filtered: boolean, shape: 'offset' | 'keyset' | 'deep'): string {
+  const status = filtered ? 'and status = any($4::text[])' : '';
+  const next = filtered ? 5 : 4;
+  const rows =
+    shape === 'deep'
+      ? `select ${APPLICATION_COLUMNS} from applications where id in (
+           with days as (
+             select day, sum(n) as n from application_daily_counts where company_id = $1 ${status}
+             group by day having sum(n) <> 0
+           ), target as (
+             select day, before from (select day, n, sum(n) over (order by day desc) - n as before from days) c
+             where before <= $3::bigint and before + n > $3::bigint
+           )
+           select a.id from applications a
+           where a.company_id = $1 ${status.replace('status', 'a.status')}
+             and a.applied_at < (select (day + 1)::timestamp at time zone 'UTC' from target)
+           order by a.applied_at desc, a.id desc
+           offset (select $3::bigint - before from target) limit $2)`
+      : `select ${APPLICATION_COLUMNS} from applications where company_id = $1 ${status}
+           ${shape === 'keyset' ? `and (applied_at, id) < ($${next}::timestamptz, $${next + 1}::uuid)` : ''}
+           order by applied_at desc, id desc limit $2 offset $3`;
+  return `select t.total, p.*, c.first_name as "cFirstName", c.last_name as "cLastName", c.headline as "cHeadline",
+      c.email as "cEmail", c.phone as "cPhone" from
+    (select coalesce(sum(n), 0)::int as total from company_counts
+     where company_id = $1 and resource = 'applications' ${status}) t
+    left join lateral (${rows}) p on true
+    left join candidates c on c.id = p."candidateId" and c.company_id = $1
+    order by p."appliedAt" desc, p.id desc`;
+}
+const NEWEST_PAGE = new Map(
+  [false, true].flatMap((filtered) =>
+    (['offset', 'keyset', 'deep'] as const).map((shape) => [`${filtered}:${shape}`, newestPageStatement(filtered, shape)] as const),
+  ),
+);
+
+async function newestPage(
+  db: Db,
+  companyId: string,
+  statuses: string[] | undefined,
+  page: PagePosition,
+): Promise<{ rows: ApplicationWithCandidateRow[]; total: number }> {
+  const filtered = Boolean(statuses && statuses.length > 0);
+  const shape = page.after ? 'keyset' : page.offset >= DEEP_OFFSET ? 'deep' : 'offset';
+  const values: unknown[] = [companyId, page.limit, page.offset];
+  if (filtered) values.push(statuses);
+  if (page.after) values.push(...page.after);
+  const found = await queryStatement<NewestPageRow>(db, NEWEST_PAGE.get(`${filtered}:${shape}`)!, values);
+  if (found[0].id === null) return { rows: [], total: found[0].total };
+  const rows = found.map(({ total: _total, cFirstName, cLastName, cHeadline, cEmail, cPhone, ...row }) => {
+    if (cEmail === null) throw new Error(`application ${row.id} has no candidate ${row.candidateId}`);
+    const candidate = { id: row.candidateId, firstName: cFirstName, lastName: cLastName, headline: cHeadline, email: cEmail, phone: cPhone };
+    return { ...row, id: row.id!, candidate };
+  });
+  return { rows, total: found[0].total };
 }
 
 export async function listApplications(
@@ -174,7 +234,11 @@ export async function listApplications(
   companyId: string,
   filters: ApplicationFilters,
   page: PagePosition,
-): Promise<{ rows: ApplicationRow[]; total: number }> {
+): Promise<{ rows: Array<ApplicationRow | ApplicationWithCandidateRow>; total: number }> {
+  // Newest first, unfiltered or by status: the one-statement page (the candidates come with it).
+  if (!filters.jobListingId && !filters.candidateId && !filters.updatedSince && !page.ordering.sync) {
+    return newestPage(db, companyId, filters.statuses, page);
+  }
   const sortKeys = page.ordering.sync ? [applications.updatedAt, applications.id] : [applications.appliedAt, applications.id];
   const conditions: SQL[] = [eq(applications.companyId, companyId)];
   if (filters.jobListingId) conditions.push(eq(applications.jobListingId, filters.jobListingId));
@@ -182,30 +246,20 @@ export async function listApplications(
   if (filters.statuses && filters.statuses.length > 0) conditions.push(inArray(applications.status, filters.statuses));
   if (filters.updatedSince) conditions.push(gte(applications.updatedAt, filters.updatedSince));
   const where = and(...conditions);
-  // Unfiltered or by status only: the kept count, never a count of rows.
-  const kept = !filters.jobListingId && !filters.candidateId && !filters.updatedSince;
-  const deep = kept && !page.ordering.sync && page.after === undefined && page.offset >= DEEP_OFFSET;
+  // Filtered by listing or candidate, or a sync: counted through their indexes.
   const [rows, total] = await Promise.all([
-    deep
-      ? db
-          .select()
-          .from(applications)
-          .where(inArray(applications.id, deepPageIds(companyId, filters.statuses, page)))
-          .orderBy(desc(applications.appliedAt), desc(applications.id))
-      : db
-          .select()
-          .from(applications)
-          .where(and(where, keysetAfter(sortKeys, page)))
-          .orderBy(...keysetOrderBy(sortKeys, page))
-          .limit(page.limit)
-          .offset(page.offset),
-    kept
-      ? keptCount(db, companyId, 'applications', { statuses: filters.statuses })
-      : db
-          .select({ total: count() })
-          .from(applications)
-          .where(where)
-          .then(([row]) => row.total),
+    db
+      .select()
+      .from(applications)
+      .where(and(where, keysetAfter(sortKeys, page)))
+      .orderBy(...keysetOrderBy(sortKeys, page))
+      .limit(page.limit)
+      .offset(page.offset),
+    db
+      .select({ total: count() })
+      .from(applications)
+      .where(where)
+      .then(([row]) => row.total),
   ]);
   return { rows, total };
 }

@@ -34,13 +34,14 @@ import {
 import type { ApplicationListQuery, SubmitApplicationBody, UpdateStatusBody } from './schemas.ts';
 import { decideMove, type ApplicationStage } from './stages.ts';
 import {
+  toApplicationSummaryView,
   toStatusChangeView,
   withCandidate,
   type ApplicationSummaryView,
   type StatusChangeView,
 } from './view.ts';
 import { transactionWithOneRetry, type Db } from '../../db/client.ts';
-import type { ApplicationRow } from './repo.ts';
+import type { ApplicationRow, ApplicationWithCandidateRow } from './repo.ts';
 
 export type ApplicationView = ApplicationSummaryView & { jobListing: JobListingView };
 
@@ -67,8 +68,12 @@ export async function getApplication(
   return { application: { ...summary, jobListing: listing }, language };
 }
 
-/** Applications with their candidates embedded (one query for the candidates of the page). */
-async function summaries(db: Db, companyId: string, rows: ApplicationRow[]): Promise<ApplicationSummaryView[]> {
+/**
+ * Applications with their candidates embedded: read with the page when it brought them, else one
+ * query for the candidates of the page.
+ */
+async function summaries(db: Db, companyId: string, rows: Array<ApplicationRow | ApplicationWithCandidateRow>): Promise<ApplicationSummaryView[]> {
+  if (rows.every((row) => 'candidate' in row)) return rows.map((row) => toApplicationSummaryView(row, row.candidate));
   const candidates = await candidateSummariesByIds(db, companyId, rows.map((row) => row.candidateId));
   return rows.map((row) => withCandidate(row, candidates));
 }

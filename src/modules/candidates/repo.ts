@@ -1,5 +1,5 @@
 import { and, count, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Db } from '../../db/client.ts';
+import { queryRows, queryStatement, type Db } from '../../db/client.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
 import { keptCount } from '../../infra/kept-counts/read.ts';
@@ -98,6 +98,52 @@ export interface CandidateFilters {
   updatedSince?: Date | undefined;
 }
 
+/** candidateColumns as SQL, each column of the table aliased `c`. */
+const COLUMNS = `c.id, c.company_id as "companyId", c.first_name as "firstName", c.last_name as "lastName", c.email, c.phone,
+  c.headline, c.location, c.skills, c.links, c.source, c.created_at as "createdAt", c.updated_at as "updatedAt"`;
+
+/** The search text as prefixQuery makes it, for the one-statement search below ($2). */
+const PREFIX_QUERY = `(select string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || ''':*', ' & ')
+  from unnest(to_tsvector('simple'::regconfig, $2::text)))::tsquery`;
+
+/**
+ * The hot list shapes in one statement each (one round trip, one snapshot, a fixed text that
+ * PostgreSQL prepares once), the total as a row of its own so a page past the end still has it:
+ * - newest first: the page and the kept count ($1 company, $2 limit, $3 offset, then the cursor);
+ * - a search (`q`): the matches found once, counted and ranked from the same set
+ *   ($1 company, $2 q, $3 limit, $4 offset, then the cursor).
+ */
+function newestPageStatement(keyset: boolean): string {
+  return `select t.total, p.* from
+    (select coalesce(sum(n), 0)::int as total from company_counts where company_id = $1 and resource = 'candidates') t
+    left join lateral (select ${COLUMNS}, 0::float8 as rank from candidates c
+      where c.company_id = $1 and c.erased_at is null ${keyset ? 'and (c.created_at, c.id) < ($4::timestamptz, $5::uuid)' : ''}
+      order by c.created_at desc, c.id desc limit $2 offset $3) p on true
+    order by p."createdAt" desc, p.id desc`;
+}
+
+function searchStatement(keyset: boolean): string {
+  return `with matches as materialized (
+      select id, created_at, ts_rank(search_vector, q.query) as rank
+      from candidates, (select ${PREFIX_QUERY} as query) q
+      where company_id = $1 and erased_at is null and search_vector @@ q.query
+    )
+    select t.total, p.* from (select count(*)::int as total from matches) t
+    left join lateral (
+      select ${COLUMNS}, m.rank::float8 as rank from (
+        select id, rank from matches
+        ${keyset ? 'where (rank, created_at, id) < ($5::real, $6::timestamptz, $7::uuid)' : ''}
+        order by rank desc, created_at desc, id desc limit $3 offset $4
+      ) m join candidates c on c.id = m.id
+    ) p on true
+    order by p.rank desc, p."createdAt" desc, p.id desc`;
+}
+
+const STATEMENTS = {
+  newest: [newestPageStatement(false), newestPageStatement(true)],
+  search: [searchStatement(false), searchStatement(true)],
+};
+
 /**
  * `page.ordering` decides the order: newest first, by relevance with `q` ('relevance': rank, then
  * newest), or (updatedAt, id) ascending with updatedSince. Each row answers its rank (0 without q).
@@ -108,6 +154,18 @@ export async function listCandidates(
   filters: CandidateFilters,
   page: PagePosition,
 ): Promise<{ rows: Array<CandidateRow & { rank: number }>; total: number }> {
+  if (!filters.updatedSince && !page.ordering.sync) {
+    const search = filters.q !== undefined;
+    const values: unknown[] = search ? [companyId, filters.q, page.limit, page.offset] : [companyId, page.limit, page.offset];
+    if (page.after) values.push(...page.after);
+    const found = await queryStatement<CandidateRow & { rank: number; total: number; id: string | null }>(
+      db,
+      STATEMENTS[search ? 'search' : 'newest'][Number(Boolean(page.after))],
+      values,
+    );
+    if (found[0].id === null) return { rows: [], total: found[0].total };
+    return { rows: found.map(({ total: _total, ...row }) => ({ ...row, id: row.id! })), total: found[0].total };
+  }
   const conditions: SQL[] = [eq(candidates.companyId, companyId), isNull(candidates.erasedAt)];
   if (filters.updatedSince) conditions.push(gte(candidates.updatedAt, filters.updatedSince));
   const query = filters.q === undefined ? undefined : prefixQuery(filters.q);

@@ -1,9 +1,8 @@
 // SQL of the job listings module. Every query that starts from a request filters by company.
 import { and, asc, count, eq, gte, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Db } from '../../db/client.ts';
+import { queryRows, queryStatement, type Db } from '../../db/client.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
-import { keptCount } from '../../infra/kept-counts/read.ts';
 import {
   jobListingBenefits,
   jobListingHiringSteps,
@@ -174,12 +173,44 @@ export type ListingSummaryRow = Pick<
   'id' | 'status' | 'position' | 'positionType' | 'workPlaceType' | 'createdAt' | 'updatedAt' | 'language'
 >;
 
+const SUMMARY_COLUMNS = `id, status, position, position_type as "positionType", work_place_type as "workPlaceType",
+  created_at as "createdAt", updated_at as "updatedAt", language`;
+
+/**
+ * A newest-first page and its kept total in one statement: one round trip, one snapshot (the total
+ * always agrees with the page), and a fixed text per shape so PostgreSQL prepares it once. The
+ * total comes as a row of its own (a left join), so a page past the end still answers it.
+ */
+function newestPageStatement(filtered: boolean, keyset: boolean): string {
+  const status = filtered ? 'status = any($4::text[])' : "status <> 'ARCHIVED'";
+  const after = keyset ? `and (created_at, id) < ($${filtered ? 5 : 4}::timestamptz, $${filtered ? 6 : 5}::uuid)` : '';
+  return `select t.total, p.* from
+    (select coalesce(sum(n), 0)::int as total from company_counts
+     where company_id = $1 and resource = 'job_listings' and ${status}) t
+    left join lateral (select ${SUMMARY_COLUMNS} from job_listings
+      where company_id = $1 and ${status} ${after}
+      order by created_at desc, id desc limit $2 offset $3) p on true
+    order by p."createdAt" desc, p.id desc`;
+}
+const NEWEST_PAGE = [false, true].map((filtered) => [false, true].map((keyset) => newestPageStatement(filtered, keyset)));
+
 /** `position`: newest first, or (updatedAt, id) ascending with updatedSince; see src/shared/pagination.ts. */
 export async function listJobListingRows(
   db: Db,
   filter: ListFilter,
   position: PagePosition,
 ): Promise<{ rows: ListingSummaryRow[]; total: number }> {
+  if (!filter.updatedSince && !position.ordering.sync) {
+    const values: unknown[] = [filter.companyId, position.limit, position.offset];
+    if (filter.statuses) values.push(filter.statuses);
+    if (position.after) values.push(...position.after);
+    const found = await queryStatement<ListingSummaryRow & { total: number; id: string | null }>(
+      db,
+      NEWEST_PAGE[Number(Boolean(filter.statuses))][Number(Boolean(position.after))],
+      values,
+    );
+    return { rows: found[0].id === null ? [] : found, total: found[0].total };
+  }
   const sortKeys = position.ordering.sync ? [jobListings.updatedAt, jobListings.id] : [jobListings.createdAt, jobListings.id];
   const where = and(
     eq(jobListings.companyId, filter.companyId),
@@ -203,14 +234,12 @@ export async function listJobListingRows(
       .orderBy(...keysetOrderBy(sortKeys, position))
       .limit(position.limit)
       .offset(position.offset),
-    // Without updatedSince: the kept count by status (every status but ARCHIVED by default).
-    filter.updatedSince
-      ? db
-          .select({ total: count() })
-          .from(jobListings)
-          .where(where)
-          .then(([row]) => row.total)
-      : keptCount(db, filter.companyId, 'job_listings', filter.statuses ? { statuses: filter.statuses } : { exceptStatuses: ['ARCHIVED'] }),
+    // A sync (updatedSince) counts its rows; the newest-first pages above read the kept counts.
+    db
+      .select({ total: count() })
+      .from(jobListings)
+      .where(where)
+      .then(([row]) => row.total),
   ]);
   return { rows, total };
 }
