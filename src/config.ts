@@ -327,8 +327,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 60_000),
     // Keep it above the 10 s send timeout, or a slow receiver may get a second copy.
     webhookLeaseSeconds: integer(env, 'WEBHOOK_LEASE_SECONDS', 60, 1, 3600),
-    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 10, 1, 200),
-    webhookSubscriptionConcurrency: integer(env, 'WEBHOOK_SUBSCRIPTION_CONCURRENCY', 5, 1, 200),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 200, 1, 200),
+    webhookSubscriptionConcurrency: integer(env, 'WEBHOOK_SUBSCRIPTION_CONCURRENCY', 50, 1, 200),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     idempotencyLeaseSeconds: integer(env, 'IDEMPOTENCY_LEASE_SECONDS', 60, 1, 86_400),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),

@@ -25,11 +25,10 @@ async function main(): Promise<void> {
       ? undefined
       : await startMetricsListener(metrics, { port: config.workerMetricsPort, host: config.host, token: config.metricsToken });
   if (metricsServer) log.info({ port: config.workerMetricsPort }, 'worker metrics at /metrics');
-  // Delivery and the sweeps (retention and kept-count compaction included); safe to run in several
-  // processes at once.
-  const work = startScheduledWork(deps, log);
-
+  // Signal handlers first: a SIGTERM that arrives once work has started (and said so in the log)
+  // must find them installed, or the default action kills the process mid-send.
   let stopping = false;
+  const running: { work?: { stop(): Promise<void> } } = {};
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -37,7 +36,7 @@ async function main(): Promise<void> {
     // Sends are bounded by their 10 s timeout; past that, exit anyway: leases make it safe.
     const forced = setTimeout(() => process.exit(1), 20_000).unref();
     try {
-      await work.stop();
+      await running.work?.stop();
       metricsServer?.close();
       await deps.close();
     } finally {
@@ -47,6 +46,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // Delivery and the sweeps (retention and kept-count compaction included); safe to run in several
+  // processes at once.
+  running.work = startScheduledWork(deps, log);
 }
 
 main().catch((error: unknown) => {

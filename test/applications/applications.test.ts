@@ -300,6 +300,39 @@ describe('PATCH /public/v1/applications/{id}/status', () => {
     expect(events).toHaveLength(3);
   });
 
+  it('many concurrent moves of one application: each recorded once, after the one before, its event telling the same', async () => {
+    const { tenant, application } = await withApplication();
+    const stages = ['IN_REVIEW', 'INTERVIEW', 'OFFER', 'HIRED', 'REJECTED', 'WITHDRAWN', 'ACTIVE'];
+    // Enough movers that some lose the optimistic race again and again and take the row lock.
+    const results = await Promise.all(Array.from({ length: 14 }, (_, i) => move(tenant, application.id, { status: stages[i % stages.length] })));
+    for (const res of results) expect(res.statusCode).toBe(200);
+    const history = (await get(tenant, `/public/v1/applications/${application.id}/history?size=100`)).json().data.reverse();
+    type Move = { fromStatus: string; toStatus: string; changedAt: string };
+    const moves: Move[] = history.slice(1);
+    // In time order each move starts where the one before ended (moves stamped in the same
+    // millisecond may be listed either way round among themselves).
+    let at: string = history[0].toStatus;
+    const left = [...moves];
+    while (left.length > 0) {
+      const earliest = Math.min(...left.map((m) => Date.parse(m.changedAt)));
+      const next = left.findIndex((m) => Date.parse(m.changedAt) === earliest && m.fromStatus === at);
+      expect(next).toBeGreaterThanOrEqual(0);
+      at = left.splice(next, 1)[0].toStatus;
+    }
+    const events = await eventsOf(t, tenant.companyId, 'application.status_changed');
+    expect(events).toHaveLength(moves.length);
+    // Each event carries its move: the stages and the application as the move left it.
+    const byMove = new Map(moves.map((m) => [`${m.fromStatus}>${m.toStatus}@${m.changedAt}`, m]));
+    for (const event of events as Array<{ previousStatus: string; newStatus: string; application: { status: string; updatedAt: string } }>) {
+      const { previousStatus, newStatus, application: moved } = event;
+      expect(moved.status).toBe(newStatus);
+      expect(byMove.has(`${previousStatus}>${newStatus}@${moved.updatedAt}`)).toBe(true);
+    }
+    const now = (await get(tenant, `/public/v1/applications/${application.id}`)).json();
+    expect(now.status).toBe(at);
+    expect(now.updatedAt).toBe(moves.map((m) => m.changedAt).sort().at(-1));
+  });
+
   it('answers 422 for an unknown stage, a missing status or unknown fields', async () => {
     const { tenant, application } = await withApplication();
     const unknown = await move(tenant, application.id, { status: 'PROMOTED' });

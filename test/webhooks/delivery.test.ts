@@ -465,6 +465,34 @@ describe('leases', () => {
   });
 });
 
+describe('leases, with outcomes written together', () => {
+  it('a success reported after the lease ran out is kept as an attempt and changes nothing else', async () => {
+    const tenant = await t.tenant();
+    const sub = await subscribe(tenant, ['application.created'], '/late-success');
+    await emit(tenant.companyId, 'application.created', {});
+    const worker = deps({ leaseMs: 30_000 });
+    await dispatchEventBatch(worker);
+    const claimed = await claimDeliveries(worker, 10);
+    expect(claimed).toHaveLength(1);
+
+    t.clock.advance(31_000);
+    try {
+      // Another worker takes it over and fails it: a retry is due later.
+      receiver.handler = () => ({ status: 500 });
+      await work();
+      // The first worker wakes up late with a success; its lease is gone, so the failure stands.
+      receiver.handler = () => ({ status: 200 });
+      await attemptDelivery(worker, claimed[0]);
+      const [delivery] = await deliveriesOf(tenant, sub.id);
+      expect(delivery.status).toBe('PENDING');
+      expect(delivery.attemptCount).toBe(1);
+      expect(delivery.attempts.map((a) => a.statusCode).sort()).toEqual([200, 500]);
+    } finally {
+      t.clock.advance(-31_000);
+    }
+  });
+});
+
 describe('the worker loop', () => {
   it('is woken by the commit of an event: delivered long before its (one-minute) poll', async () => {
     const tenant = await t.tenant();

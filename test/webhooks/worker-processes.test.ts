@@ -56,7 +56,7 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes on one PostgreSQL',
     await testDb?.drop();
   });
 
-  function startWorker(logLevel = 'warn'): Worker {
+  function startWorker(logLevel = 'warn', settings: Record<string, string> = { WEBHOOK_CONCURRENCY: '8' }): Worker {
     const child = spawn(process.execPath, ['src/worker.ts'], {
       cwd: ROOT,
       // Not the test's own environment: Vitest sets variables (BASE_URL=/) the worker would refuse.
@@ -68,9 +68,9 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes on one PostgreSQL',
         WEBHOOK_POLL_MS: '50',
         // Short, so a killed worker's deliveries are taken over within the test.
         WEBHOOK_LEASE_SECONDS: '2',
-        WEBHOOK_CONCURRENCY: '8',
         LOG_LEVEL: logLevel,
         MODE: 'development',
+        ...settings,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -166,6 +166,48 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes on one PostgreSQL',
     const duplicates = received.length - new Set(received).size;
     expect(duplicates).toBeLessThanOrEqual(8);
     for (const id of new Set(received)) expect(received.filter((r) => r === id).length).toBeLessThanOrEqual(2);
+  });
+
+  it('a worker killed mid-burst at full speed (default concurrency, batched outcomes) loses nothing', async () => {
+    const { companyId } = await setUp('/killed-fast');
+    receiver.handler = () => ({ status: 204, body: '' });
+    const count = 3_000;
+    const eventIds = (
+      await queryRows<{ id: string }>(
+        ctx.db,
+        sql`INSERT INTO events (id, company_id, type, data, occurred_at)
+            SELECT gen_random_uuid(), ${companyId}::uuid, 'application.created', jsonb_build_object('n', n), now()
+            FROM generate_series(1, ${count}::int) AS n RETURNING id`,
+      )
+    ).map((row) => row.id);
+
+    // Default concurrency: the settings a worker runs at full rate with.
+    const first = startWorker('warn', {});
+    await eventually(() => idsReceivedAt('/killed-fast').length >= 600, 30_000, 'the first worker to be mid-burst');
+    await kill(first, 'SIGKILL');
+    const atKill = new Set(idsReceivedAt('/killed-fast'));
+    expect(atKill.size).toBeLessThan(count); // really mid-burst
+
+    startWorker('warn', {});
+    await eventually(async () => (await undelivered(companyId)) === 0, 60_000, 'every delivery to be DELIVERED');
+
+    const received = idsReceivedAt('/killed-fast');
+    expect(new Set(received)).toEqual(new Set(eventIds));
+    // Only sends in flight (or sent, their outcome not yet written) when the worker died may arrive
+    // twice: at most the per-subscription cap (default 50) of them.
+    const duplicates = received.length - new Set(received).size;
+    expect(duplicates).toBeLessThanOrEqual(50);
+    for (const id of new Set(received)) expect(received.filter((r) => r === id).length).toBeLessThanOrEqual(2);
+    // Each delivery finished once, its attempts written: one per send whose outcome was recorded.
+    const [attempts] = await queryRows<{ deliveries: number; attempts: number }>(
+      ctx.db,
+      sql`SELECT count(DISTINCT d.id)::int AS deliveries, count(a.id)::int AS attempts
+          FROM webhook_deliveries d LEFT JOIN webhook_delivery_attempts a ON a.delivery_id = d.id
+          WHERE d.company_id = ${companyId}`,
+    );
+    expect(attempts.deliveries).toBe(count);
+    expect(attempts.attempts).toBeGreaterThanOrEqual(count);
+    expect(attempts.attempts).toBeLessThanOrEqual(received.length);
   });
 
   it('two workers deliver a burst with no event sent twice', async () => {

@@ -9,7 +9,7 @@ describe('webhook worker settings', () => {
   });
 
   it('has sensible defaults', () => {
-    expect(loadConfig({})).toMatchObject({ webhookPollMs: 1000, webhookLeaseSeconds: 60, webhookConcurrency: 10, webhookSubscriptionConcurrency: 5 });
+    expect(loadConfig({})).toMatchObject({ webhookPollMs: 1000, webhookLeaseSeconds: 60, webhookConcurrency: 200, webhookSubscriptionConcurrency: 50 });
   });
 
   it.each([

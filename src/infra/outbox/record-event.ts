@@ -5,6 +5,7 @@
 // events.ts by adding entries (name -> payload type) to EventCatalogue below, so recordEvent
 // accepts exactly the catalogued names, each with its own payload, and this folder imports no module.
 import { randomUUID } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { events } from './tables.ts';
 
@@ -29,4 +30,23 @@ export async function recordEvent<T extends DomainEventType>(
   const row = { id: randomUUID(), ...event };
   await tx.insert(events).values(row);
   return row;
+}
+
+/**
+ * The same outbox write as part of one statement, for a service that writes its change and its
+ * event in one round trip: `INSERT INTO events ... SELECT ... FROM <source>` to put in a
+ * data-modifying CTE, so the event is written only if `source` (the change's RETURNING) has a row,
+ * and commits or rolls back with the change (one statement is atomic on its own).
+ */
+export function eventInsertFrom<T extends DomainEventType>(
+  source: SQL,
+  event: { companyId: string; type: T; data: EventCatalogue[T]; occurredAt: Date },
+): { event: RecordedEvent; insert: SQL } {
+  const row = { id: randomUUID(), ...event };
+  return {
+    event: row,
+    insert: sql`INSERT INTO events (id, company_id, type, data, occurred_at)
+      SELECT ${row.id}::uuid, ${row.companyId}::uuid, ${row.type}, ${JSON.stringify(row.data)}::jsonb, ${row.occurredAt.toISOString()}::timestamptz
+      FROM ${source}`,
+  };
 }

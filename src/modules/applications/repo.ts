@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
-import { queryStatement, type Db } from '../../db/client.ts';
+import { queryRows, queryStatement, type Db } from '../../db/client.ts';
 import type { CandidateSummaryView } from '../candidates/service.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
@@ -15,6 +15,58 @@ export async function findApplication(db: Db, companyId: string, id: string): Pr
     .where(and(eq(applications.companyId, companyId), eq(applications.id, id)))
     .limit(1);
   return row;
+}
+
+/**
+ * The company's application and its row version (`xmin`, changed by every update of the row): a
+ * status move decided on this read is written only if the row is still this version. `also`
+ * selects one more value in the same statement, given the row's candidate id (its candidate).
+ */
+export async function findApplicationVersion(
+  db: Db,
+  companyId: string,
+  id: string,
+  also: (candidateId: SQL) => SQL,
+): Promise<{ row: ApplicationRow; version: string; also: unknown } | undefined> {
+  const [found] = await db
+    .select({ row: applications, version: sql<string>`${applications}.xmin::text`, also: sql<unknown>`${also(sql`${applications.candidateId}`)}` })
+    .from(applications)
+    .where(and(eq(applications.companyId, companyId), eq(applications.id, id)))
+    .limit(1);
+  return found;
+}
+
+/**
+ * A status move in one statement (no transaction around it: one statement is atomic): the row is
+ * moved only if it is still the version read, and then its history row and whatever `alsoInsert`
+ * writes (the outbox event, given the CTE of the moved row) are written too; else nothing is.
+ * The UPDATE takes the row lock; a concurrent move that commits first changes the version, so this
+ * one then changes nothing (false) and the caller reads again. The kept-counts statement triggers
+ * see one UPDATE of one row, as before.
+ */
+export async function moveApplicationIfVersion(
+  db: Db,
+  input: { version: string; history: StatusHistoryRow; alsoInsert: (moved: SQL) => SQL },
+): Promise<boolean> {
+  const h = input.history;
+  const at = h.changedAt.toISOString();
+  const rows = await queryRows<{ moved: number }>(
+    db,
+    sql`
+      WITH moved AS (
+        UPDATE applications SET status = ${h.toStatus}, updated_at = ${at}::timestamptz
+        WHERE id = ${h.applicationId}::uuid AND company_id = ${h.companyId}::uuid AND xmin = ${input.version}::xid
+        RETURNING id
+      ),
+      history AS (
+        INSERT INTO application_status_history (id, company_id, application_id, from_status, to_status, reason, api_key_id, changed_at)
+        SELECT ${h.id}::uuid, ${h.companyId}::uuid, id, ${h.fromStatus}, ${h.toStatus}, ${h.reason}, ${h.apiKeyId}::uuid, ${at}::timestamptz
+        FROM moved
+      ),
+      also AS (${input.alsoInsert(sql`moved`)})
+      SELECT count(*)::int AS moved FROM moved`,
+  );
+  return rows[0]?.moved === 1;
 }
 
 /** The company's application, row-locked until the transaction ends: status moves serialize on it. */

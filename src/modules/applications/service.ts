@@ -8,6 +8,7 @@ import { ConflictError, NotFoundError } from '../../shared/errors.ts';
 import {
   assertNoDuplicateEmails,
   candidateSummariesByIds,
+  candidateSummaryColumn,
   findOrCreateCandidate,
   getCandidate,
   importCandidateRows,
@@ -15,10 +16,11 @@ import {
 } from '../candidates/service.ts';
 import type { ImportCandidatesBody } from '../candidates/schemas.ts';
 import { getJobListing, type JobListingView, type LanguageOptions } from '../job-listings/service.ts';
-import { recordEvent } from '../../infra/outbox/record-event.ts';
+import { eventInsertFrom, recordEvent } from '../../infra/outbox/record-event.ts';
 import { addCandidatesToPipeline, assertListingAcceptsApplications, enterPipeline } from './pipeline.ts';
 import {
   findApplication,
+  findApplicationVersion,
   insertStatusHistory,
   listApplications as listApplicationRows,
   clearPersonalTexts,
@@ -26,6 +28,7 @@ import {
   listHistoryOfApplications,
   listStatusHistory,
   lockApplication,
+  moveApplicationIfVersion,
   updateApplicationStatus as moveApplicationRow,
 } from './repo.ts';
 import type { ApplicationListQuery, SubmitApplicationBody, UpdateStatusBody } from './schemas.ts';
@@ -128,10 +131,19 @@ export async function submitApplication(
   return getApplication(ctx, companyId, id, options);
 }
 
+/** Optimistic tries (read, then a conditional one-statement write) before taking the row lock. */
+const OPTIMISTIC_MOVES = 3;
+
 /**
- * Moves an application to any stage. The row is locked and the update is conditional on the stage
- * read, so of two concurrent moves guarded by the same expectedStatus exactly one succeeds and the
- * other gets 409. The same stage again is a 200 that changes nothing and emits nothing.
+ * Moves an application to any stage. Of two concurrent moves guarded by the same expectedStatus
+ * exactly one succeeds and the other gets 409. The same stage again is a 200 that changes nothing
+ * and emits nothing.
+ *
+ * A move is decided on a plain read and written by one statement, conditional on the row still
+ * being the version read (the move, its history row and its outbox event together): two round
+ * trips and no transaction to hold open. A move that lost a race reads again; after a few lost
+ * races the move takes the row lock instead. Either way the time is read after the row version the
+ * move is written over, so the history's order is the order the moves happened in.
  */
 export async function updateApplicationStatus(
   ctx: ServiceContext,
@@ -139,6 +151,68 @@ export async function updateApplicationStatus(
   id: string,
   body: UpdateStatusBody,
   options: LanguageOptions = {},
+): Promise<PresentedApplication> {
+  const { companyId } = principal;
+  let listing: Promise<{ listing: JobListingView; language: string }> | undefined;
+  const candidate = candidateSummaryColumn(companyId);
+  for (let attempt = 0; attempt < OPTIMISTIC_MOVES; attempt++) {
+    // The application and its candidate (for the event and the answer) in one statement.
+    const found = await findApplicationVersion(ctx.db, companyId, id, candidate.select);
+    if (!found) throw new NotFoundError('Application');
+    const summary = candidate.read(found.also);
+    if (!summary) throw new Error(`application ${id} has no candidate ${found.row.candidateId}`);
+    const candidates = new Map([[summary.id, summary]]);
+    const decision = decideMove(found.row.status as ApplicationStage, body.status, body.expectedStatus);
+    if (decision.kind === 'conflict') throw staleStatus(decision.current, body.expectedStatus!);
+    // The embedded listing does not change with the move: presented while the move is written.
+    if (!listing) {
+      listing = getJobListing(ctx, companyId, found.row.jobListingId, options.acceptLanguage);
+      listing.catch(() => {}); // awaited below; a move that gives up here must not leave it unhandled
+    }
+    let row = found.row;
+    if (decision.kind === 'move') {
+      const now = ctx.clock.now();
+      row = { ...found.row, status: decision.to, updatedAt: now };
+      const reason = body.reason ?? null;
+      const event = {
+        companyId,
+        type: 'application.status_changed' as const,
+        data: { application: withCandidate(row, candidates), previousStatus: decision.from, newStatus: decision.to, reason },
+        occurredAt: now,
+      };
+      const moved = await moveApplicationIfVersion(ctx.db, {
+        version: found.version,
+        history: historyRow(principal, id, decision.from, decision.to, reason, now),
+        alsoInsert: (source) => eventInsertFrom(source, event).insert,
+      });
+      if (!moved) continue;
+    }
+    const presented = await listing;
+    return { application: { ...withCandidate(row, candidates), jobListing: presented.listing }, language: presented.language };
+  }
+  return moveUnderLock(ctx, principal, id, body, options);
+}
+
+function historyRow(principal: Principal, applicationId: string, from: ApplicationStage, to: ApplicationStage, reason: string | null, now: Date) {
+  return {
+    id: randomUUID(),
+    companyId: principal.companyId,
+    applicationId,
+    fromStatus: from,
+    toStatus: to,
+    reason,
+    apiKeyId: principal.apiKeyId,
+    changedAt: now,
+  };
+}
+
+/** The move with the row locked for its transaction: for an application many movers race on. */
+async function moveUnderLock(
+  ctx: ServiceContext,
+  principal: Principal,
+  id: string,
+  body: UpdateStatusBody,
+  options: LanguageOptions,
 ): Promise<PresentedApplication> {
   const { companyId } = principal;
   await ctx.db.transaction(async (tx) => {
@@ -155,18 +229,7 @@ export async function updateApplicationStatus(
     // Cannot happen under the row lock; kept so the invariant holds even without it.
     if (!moved) throw new ConflictError('The application was moved concurrently; read it again');
     const reason = body.reason ?? null;
-    await insertStatusHistory(tx, [
-      {
-        id: randomUUID(),
-        companyId,
-        applicationId: id,
-        fromStatus: decision.from,
-        toStatus: decision.to,
-        reason,
-        apiKeyId: principal.apiKeyId,
-        changedAt: now,
-      },
-    ]);
+    await insertStatusHistory(tx, [historyRow(principal, id, decision.from, decision.to, reason, now)]);
     const [application] = await summaries(tx, companyId, [moved]);
     await recordEvent(tx, {
       companyId,

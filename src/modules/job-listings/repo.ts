@@ -1,6 +1,6 @@
 // SQL of the job listings module. Every query that starts from a request filters by company.
-import { and, asc, count, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
-import { queryStatement, type Db } from '../../db/client.ts';
+import { and, asc, count, eq, gte, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { queryRows, queryStatement, type Db } from '../../db/client.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
 import {
@@ -61,25 +61,6 @@ export async function replaceChildren(db: Db, listingId: string, children: Parti
 }
 
 /**
- * The company's listing, or undefined (also for another company's id). `lock: 'update'` takes
- * the row lock a state change needs, so two concurrent moves of one listing serialize.
- */
-export async function findJobListingRow(
-  db: Db,
-  companyId: string,
-  id: string,
-  options: { lock?: 'update' } = {},
-): Promise<JobListingRow | undefined> {
-  const query = db
-    .select()
-    .from(jobListings)
-    .where(and(eq(jobListings.id, id), eq(jobListings.companyId, companyId)))
-    .limit(1);
-  const [row] = options.lock === 'update' ? await query.for('update') : await query;
-  return row;
-}
-
-/**
  * The status of the company's listing, or undefined when there is none (or it is another
  * company's). For applications: called inside their own transaction, the row is locked FOR SHARE
  * until that transaction ends, so the listing cannot be closed, archived or deleted between the
@@ -99,45 +80,71 @@ export async function findJobListingStatus(
   return row;
 }
 
+/**
+ * The five child collections of the listings `which` selects, as one JSON object of arrays, each in
+ * its order: one round trip, not five. Tag links keep the order they were given in: their ids are
+ * made in that order only by chance, so they carry no order column; sorted by tag for a stable answer.
+ */
+function childrenJson(which: SQL): SQL {
+  return sql`json_build_object(
+    'skills', (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'sortOrder', sort_order, 'value', value,
+        'type', type, 'expertType', expert_type, 'languageProficiency', language_proficiency, 'drivingClass', driving_class)
+      ORDER BY sort_order), '[]') FROM job_listing_skills WHERE job_listing_id ${which}),
+    'benefits', (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'sortOrder', sort_order, 'value', value)
+      ORDER BY sort_order), '[]') FROM job_listing_benefits WHERE job_listing_id ${which}),
+    'hiringSteps', (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'stepOrder', step_order,
+        'stepName', step_name, 'description', description)
+      ORDER BY step_order, id), '[]') FROM job_listing_hiring_steps WHERE job_listing_id ${which}),
+    'tags', (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'tagId', tag_id)
+      ORDER BY tag_id), '[]') FROM job_listing_tags WHERE job_listing_id ${which}),
+    'requirements', (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'sortOrder', sort_order,
+        'requirementText', requirement_text)
+      ORDER BY sort_order), '[]') FROM job_listing_requirements WHERE job_listing_id ${which})
+  )`;
+}
+
+/** Adds the children read by childrenJson to their listings (the drivers differ: parsed JSON or its text). */
+function addChildren(byListing: Map<string, ListingChildren>, json: unknown): void {
+  const collections = (typeof json === 'string' ? JSON.parse(json) : json) as Record<keyof ListingChildren, Array<{ jobListingId: string }>>;
+  for (const key of ['skills', 'benefits', 'hiringSteps', 'tags', 'requirements'] as const) {
+    for (const child of collections[key]) (byListing.get(child.jobListingId)![key] as unknown[]).push(child);
+  }
+}
+
 export async function loadChildren(db: Db, listingIds: string[]): Promise<Map<string, ListingChildren>> {
   const byListing = new Map<string, ListingChildren>();
   for (const id of listingIds) byListing.set(id, { skills: [], benefits: [], hiringSteps: [], tags: [], requirements: [] });
   if (listingIds.length === 0) return byListing;
-  const [skills, benefits, hiringSteps, tags, requirements] = await Promise.all([
-    db.select().from(jobListingSkills).where(inArray(jobListingSkills.jobListingId, listingIds)).orderBy(asc(jobListingSkills.sortOrder)),
-    db.select().from(jobListingBenefits).where(inArray(jobListingBenefits.jobListingId, listingIds)).orderBy(asc(jobListingBenefits.sortOrder)),
-    db
-      .select()
-      .from(jobListingHiringSteps)
-      .where(inArray(jobListingHiringSteps.jobListingId, listingIds))
-      .orderBy(asc(jobListingHiringSteps.stepOrder), asc(jobListingHiringSteps.id)),
-    // Tag links keep the order they were given in: their ids are made in that order only by
-    // chance, so they carry no order column; sort by tag for a stable answer.
-    db.select().from(jobListingTags).where(inArray(jobListingTags.jobListingId, listingIds)).orderBy(asc(jobListingTags.tagId)),
-    db
-      .select()
-      .from(jobListingRequirements)
-      .where(inArray(jobListingRequirements.jobListingId, listingIds))
-      .orderBy(asc(jobListingRequirements.sortOrder)),
-  ]);
-  for (const row of skills) byListing.get(row.jobListingId)!.skills.push(row);
-  for (const row of benefits) byListing.get(row.jobListingId)!.benefits.push(row);
-  for (const row of hiringSteps) byListing.get(row.jobListingId)!.hiringSteps.push(row);
-  for (const row of tags) byListing.get(row.jobListingId)!.tags.push(row);
-  for (const row of requirements) byListing.get(row.jobListingId)!.requirements.push(row);
+  const ids = sql.join(
+    listingIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  const [row] = await queryRows<{ children: unknown }>(db, sql`SELECT ${childrenJson(sql`IN (${ids})`)} AS children`);
+  addChildren(byListing, row.children);
   return byListing;
 }
 
+/**
+ * The company's listing with its children in one statement, or undefined (also for another
+ * company's id). `lock: 'update'` takes the row lock a state change needs, so two concurrent moves
+ * of one listing serialize.
+ */
 export async function findJobListingAggregate(
   db: Db,
   companyId: string,
   id: string,
   options: { lock?: 'update' } = {},
 ): Promise<JobListingAggregate | undefined> {
-  const listing = await findJobListingRow(db, companyId, id, options);
-  if (!listing) return undefined;
-  const children = (await loadChildren(db, [id])).get(id)!;
-  return { listing, ...children };
+  const query = db
+    .select({ listing: jobListings, children: sql<unknown>`${childrenJson(sql`= ${jobListings.id}`)}` })
+    .from(jobListings)
+    .where(and(eq(jobListings.id, id), eq(jobListings.companyId, companyId)))
+    .limit(1);
+  const [found] = options.lock === 'update' ? await query.for('update') : await query;
+  if (!found) return undefined;
+  const byListing = new Map<string, ListingChildren>([[id, { skills: [], benefits: [], hiringSteps: [], tags: [], requirements: [] }]]);
+  addChildren(byListing, found.children);
+  return { listing: found.listing, ...byListing.get(id)! };
 }
 
 export async function updateJobListingRow(

@@ -18,13 +18,15 @@ import {
   insertDeliveriesForEvents,
   markSubscriptionFailing,
   markSubscriptionHealthy,
+  recordDeliveredAttempts,
+  type AttemptRow,
   type ClaimedDelivery,
 } from './repo.ts';
 import { lockUndispatchedEvents, markEventDispatchFailed, markEventsDispatched } from '../../infra/outbox/repo.ts';
-import { attemptOutcome, failedLongEnoughToDisable } from './retry-schedule.ts';
+import { attemptOutcome, failedLongEnoughToDisable, type AttemptOutcome } from './retry-schedule.ts';
 import { openSigningSecrets } from './service.ts';
 import { signedHeaders, signingSecrets, webhookBody } from './signature.ts';
-import { attemptError, type WebhookTransport } from './transport.ts';
+import { attemptError, type SendResult, type WebhookTransport } from './transport.ts';
 
 /** The subset of a pino logger the worker uses (Fastify's app.log fits). */
 export interface WorkerLog {
@@ -46,7 +48,7 @@ export interface WorkerDeps {
   /** Deliveries sent at the same time. */
   concurrency: number;
   /**
-   * Deliveries of one subscription in flight at once, across all workers (default 5), so one
+   * Deliveries of one subscription in flight at once, across all workers (default 50), so one
    * company's slow endpoints cannot take every slot.
    */
   perSubscriptionConcurrency?: number;
@@ -68,30 +70,48 @@ export function fanOutRetryDelayMs(failures: number): number {
 /**
  * Fans one batch of undispatched events out into deliveries and marks them dispatched, in one
  * transaction: each event gets a delivery per active subscription of its company that lists its
- * type and existed when it occurred. The batch is one set-based statement; if it fails, each event
- * is retried alone inside a savepoint, so the events that can be fanned out are, and the one that
- * cannot is set aside (retried later, with a growing wait) instead of rolling the batch back on
- * every poll forever. Returns the number of events handled (fanned out or set aside).
+ * type and existed when it occurred. The batch is one set-based statement; if it fails, the batch
+ * is rolled back and taken again with each event tried alone inside a savepoint, so the events that
+ * can be fanned out are, and the one that cannot is set aside (retried later, with a growing wait)
+ * instead of rolling the batch back on every poll forever. Returns the number of events handled
+ * (fanned out or set aside).
  */
 export async function dispatchEventBatch(
   deps: Pick<WorkerDeps, 'db' | 'clock'> & { log?: WorkerLog },
   limit = FAN_OUT_BATCH,
 ): Promise<number> {
-  return deps.db.transaction(async (tx) => {
+  return (await fanOut(deps, limit)).handled;
+}
+
+/**
+ * The fan-out, and with `claim` the claim of up to `claim.slots` deliveries in the same transaction
+ * once events were fanned out: the deliveries an event just made leave without a second
+ * transaction's round trips (a woken delivery waits for every one of them).
+ */
+async function fanOut(
+  deps: Pick<WorkerDeps, 'db' | 'clock'> & { log?: WorkerLog },
+  limit: number,
+  claim?: { deps: WorkerDeps; slots: number },
+): Promise<{ handled: number; claimed: ClaimedDelivery[] }> {
+  // The common case without savepoints: a woken delivery waits for this pass, each round trip counts.
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      const batch = await lockUndispatchedEvents(tx, limit, now);
+      if (batch.length === 0) return { handled: 0, claimed: [] };
+      await insertDeliveriesForEvents(tx, batch.map((event) => ({ eventId: event.id, payload: webhookBody(event) })), now);
+      await markEventsDispatched(tx, batch.map((event) => event.id), now);
+      const claimed = claim && claim.slots > 0 ? await claimDeliveries({ ...claim.deps, db: tx }, claim.slots, { inTransaction: true }) : [];
+      return { handled: batch.length, claimed };
+    });
+  } catch {
+    // One of them is poisoned: find out which, event by event.
+  }
+  const handled = await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
     const batch = await lockUndispatchedEvents(tx, limit, now);
-    if (batch.length === 0) return 0;
-    const payloads = batch.map((event) => ({ eventId: event.id, payload: webhookBody(event) }));
-    try {
-      await tx.transaction(async (savepoint) => {
-        await insertDeliveriesForEvents(savepoint, payloads, now);
-        await markEventsDispatched(savepoint, batch.map((event) => event.id), now);
-      });
-      return batch.length;
-    } catch {
-      // One of them is poisoned: find out which, event by event.
-    }
-    for (const item of payloads) {
+    for (const event of batch) {
+      const item = { eventId: event.id, payload: webhookBody(event) };
       try {
         await tx.transaction(async (savepoint) => {
           await insertDeliveriesForEvents(savepoint, [item], now);
@@ -108,26 +128,40 @@ export async function dispatchEventBatch(
     }
     return batch.length;
   });
+  return { handled, claimed: [] };
 }
 
-export const DEFAULT_PER_SUBSCRIPTION_CONCURRENCY = 5;
+export const DEFAULT_PER_SUBSCRIPTION_CONCURRENCY = 50;
 
 export async function claimDeliveries(
   deps: Pick<WorkerDeps, 'db' | 'clock' | 'leaseMs' | 'perSubscriptionConcurrency'>,
   limit: number,
+  options: { inTransaction?: boolean } = {},
 ) {
   const now = deps.clock.now();
-  return claimDueDeliveries(deps.db, {
-    now,
-    leaseUntil: new Date(now.getTime() + deps.leaseMs),
-    token: randomUUID(),
-    limit,
-    perSubscription: deps.perSubscriptionConcurrency ?? DEFAULT_PER_SUBSCRIPTION_CONCURRENCY,
-  });
+  return claimDueDeliveries(
+    deps.db,
+    {
+      now,
+      leaseUntil: new Date(now.getTime() + deps.leaseMs),
+      token: randomUUID(),
+      limit,
+      perSubscription: deps.perSubscriptionConcurrency ?? DEFAULT_PER_SUBSCRIPTION_CONCURRENCY,
+    },
+    options,
+  );
 }
 
-/** Sends one claimed delivery and records the attempt and what follows from it. */
-export async function attemptDelivery(deps: WorkerDeps, claimed: ClaimedDelivery): Promise<void> {
+/** A claimed delivery, sent: what came back and what it means. */
+interface SentAttempt {
+  claimed: ClaimedDelivery;
+  attempt: AttemptRow;
+  result: SendResult;
+  outcome: AttemptOutcome;
+  now: Date;
+}
+
+async function sendClaimed(deps: WorkerDeps, claimed: ClaimedDelivery): Promise<SentAttempt> {
   const { delivery } = claimed;
   const attemptedAt = deps.clock.now();
   const headers = signedHeaders({
@@ -138,26 +172,35 @@ export async function attemptDelivery(deps: WorkerDeps, claimed: ClaimedDelivery
   });
   const result = await deps.transport.send(claimed.url, headers, delivery.payload);
   const statusCode = result.kind === 'response' ? result.statusCode : null;
-  const outcome = attemptOutcome(statusCode, delivery.retryStep, deps.random);
-  const now = deps.clock.now();
+  const attempt: AttemptRow = {
+    id: randomUUID(),
+    deliveryId: delivery.id,
+    attemptedAt,
+    statusCode,
+    durationMs: result.durationMs,
+    error: attemptError(result),
+    responseBody: result.kind === 'response' ? result.body : null,
+  };
+  return { claimed, attempt, result, outcome: attemptOutcome(statusCode, delivery.retryStep, deps.random), now: deps.clock.now() };
+}
 
-  const applied = await deps.db.transaction(async (tx) => {
-    await insertAttemptIfDeliveryExists(tx, {
-      id: randomUUID(),
-      deliveryId: delivery.id,
-      attemptedAt,
-      statusCode,
-      durationMs: result.durationMs,
-      error: attemptError(result),
-      responseBody: result.kind === 'response' ? result.body : null,
-    });
+function nextAttemptAt(sent: SentAttempt): Date | null {
+  return sent.outcome.retryInMs === null ? null : new Date(sent.now.getTime() + sent.outcome.retryInMs);
+}
+
+/** Records one attempt and what follows from it; answers false when the lease was lost. */
+async function recordAttempt(deps: WorkerDeps, sent: SentAttempt): Promise<boolean> {
+  const { delivery } = sent.claimed;
+  const { outcome, now } = sent;
+  return deps.db.transaction(async (tx) => {
+    await insertAttemptIfDeliveryExists(tx, sent.attempt);
     const row = await finishClaimedDelivery(tx, {
       id: delivery.id,
       token: delivery.claimToken!,
       now,
       status: outcome.status,
       retryStep: outcome.retryStep,
-      nextAttemptAt: outcome.retryInMs === null ? null : new Date(now.getTime() + outcome.retryInMs),
+      nextAttemptAt: nextAttemptAt(sent),
     });
     // Lease lost (this worker stalled past it) or subscription deleted: the new holder decides.
     if (!row) return false;
@@ -173,33 +216,113 @@ export async function attemptDelivery(deps: WorkerDeps, claimed: ClaimedDelivery
     }
     return true;
   });
+}
 
+/** Logs and counts an attempt once its outcome is written (applied: the lease was still held). */
+function reportAttempt(deps: WorkerDeps, sent: SentAttempt, applied: boolean): void {
+  const { delivery } = sent.claimed;
+  const { outcome, result, attempt } = sent;
   const fields = {
     deliveryId: delivery.id,
     subscriptionId: delivery.subscriptionId,
     eventId: delivery.eventId,
     eventType: delivery.eventType,
-    statusCode,
-    error: attemptError(result),
+    statusCode: attempt.statusCode,
+    error: attempt.error,
     durationMs: result.durationMs,
     outcome: outcome.status,
   };
   const metrics = deps.metrics ?? noDeliveryMetrics;
-  const attempt = delivery.attemptCount + 1;
+  const attemptNumber = delivery.attemptCount + 1;
   // Routine successes at debug (one line per delivery would drown everything else at info);
   // failures at warn, naming the subscription, since someone may need to act on them.
   if (!applied) {
-    metrics.attempt('lease_lost', attempt);
+    metrics.attempt('lease_lost', attemptNumber);
     deps.log.warn(fields, 'webhook attempt finished after its lease was lost');
   } else if (outcome.status === 'DELIVERED') {
-    metrics.attempt('delivered', attempt);
+    metrics.attempt('delivered', attemptNumber);
     const occurredAt = eventTime(delivery.payload);
-    if (occurredAt !== null) metrics.delivered((now.getTime() - occurredAt) / 1000);
+    if (occurredAt !== null) metrics.delivered((sent.now.getTime() - occurredAt) / 1000);
     deps.log.debug(fields, 'webhook delivered');
   } else {
-    metrics.attempt(outcome.status === 'FAILED' ? 'failed' : 'retrying', attempt);
+    metrics.attempt(outcome.status === 'FAILED' ? 'failed' : 'retrying', attemptNumber);
     deps.log.warn(fields, 'webhook attempt failed');
   }
+}
+
+/** Sends one claimed delivery and records the attempt and what follows from it. */
+export async function attemptDelivery(deps: WorkerDeps, claimed: ClaimedDelivery): Promise<void> {
+  const sent = await sendClaimed(deps, claimed);
+  reportAttempt(deps, sent, await recorderOf(deps).record(sent));
+}
+
+/** One recorder per worker (its deps), so the attempts of all its sends are grouped together. */
+const recorders = new WeakMap<WorkerDeps, OutcomeRecorder>();
+
+function recorderOf(deps: WorkerDeps): OutcomeRecorder {
+  let recorder = recorders.get(deps);
+  if (!recorder) {
+    recorder = outcomeRecorder(deps);
+    recorders.set(deps, recorder);
+  }
+  return recorder;
+}
+
+interface OutcomeRecorder {
+  /** Writes the attempt's outcome; answers false when the lease was lost meanwhile. */
+  record(sent: SentAttempt): Promise<boolean>;
+}
+
+/** Successes written in one statement at most this many at a time. */
+const RECORD_BATCH = 500;
+
+/**
+ * Writes attempt outcomes. Successes, the common case at volume, are grouped: the first is written
+ * at once and those finishing meanwhile gather for the next statement (no added wait, one statement
+ * for many deliveries); each delivery keeps its own lease and conditional update. Anything else
+ * (a failure, a 410) takes the one-attempt transaction, which also decides about the subscription.
+ */
+function outcomeRecorder(deps: WorkerDeps): OutcomeRecorder {
+  let queue: Array<{ sent: SentAttempt; resolve: (applied: boolean) => void; reject: (error: unknown) => void }> = [];
+  let running: Promise<void> | undefined;
+
+  async function flush(): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue.slice(0, RECORD_BATCH);
+      queue = queue.slice(RECORD_BATCH);
+      let applied: Set<string> | undefined;
+      try {
+        applied = await recordDeliveredAttempts(
+          deps.db,
+          batch.map(({ sent }) => ({
+            attempt: sent.attempt,
+            token: sent.claimed.delivery.claimToken!,
+            status: sent.outcome.status,
+            retryStep: sent.outcome.retryStep,
+            nextAttemptAt: nextAttemptAt(sent),
+            now: sent.now,
+          })),
+        );
+      } catch {
+        // One row can fail the statement (its delivery deleted just now): write them one by one.
+      }
+      for (const item of batch) {
+        if (applied) item.resolve(applied.has(item.sent.claimed.delivery.id));
+        else await recordAttempt(deps, item.sent).then(item.resolve, item.reject);
+      }
+    }
+    running = undefined;
+  }
+
+  return {
+    record(sent) {
+      if (sent.outcome.subscription !== 'healthy') return recordAttempt(deps, sent);
+      return new Promise((resolve, reject) => {
+        queue.push({ sent, resolve, reject });
+        running ??= flush();
+      });
+    },
+  };
 }
 
 /** The event's time, from the signed body's `timestamp` (see webhookBody). */
@@ -240,12 +363,19 @@ export interface LoopOptions {
   notifications?: ServiceContext['notifications'];
 }
 
-/** The long-running loop: keeps up to `concurrency` sends in flight, polls when idle. */
+/**
+ * The long-running loop: keeps up to `concurrency` sends in flight, polls when idle. Fan-out runs
+ * when an event was committed (or the last batch was full, or a poll interval passed), not on every
+ * finished send: at volume a pass is one claim of the slots freed meanwhile.
+ */
 export function runWebhookWorkerLoop(deps: WorkerDeps, options: LoopOptions): WebhookWorker {
   let stopped = false;
   let wake: (() => void) | undefined;
-  /** An event was committed since the last pass began: pass again before pausing. */
+  /** An event was committed since the last fan-out began: fan out again before pausing. */
   let signalled = false;
+  /** The last fan-out took a full batch: more may be waiting. */
+  let moreToFanOut = true;
+  let lastFanOut = 0;
   const inFlight = new Set<Promise<void>>();
   // Woken by the commit of each outbox write, a delivery leaves within milliseconds; the poll
   // stays as the safety net (a lost connection, a retry coming due).
@@ -281,25 +411,33 @@ export function runWebhookWorkerLoop(deps: WorkerDeps, options: LoopOptions): We
   const loop = (async () => {
     while (!stopped) {
       let progressed = false;
-      signalled = false;
       try {
-        if ((await dispatchEventBatch(deps)) > 0) progressed = true;
-        const free = deps.concurrency - inFlight.size;
-        if (free > 0 && !stopped) {
-          for (const claimed of await claimDeliveries(deps, free)) {
-            progressed = true;
-            const send: Promise<void> = attemptDelivery(deps, claimed)
-              .catch((error: unknown) => deps.log.error({ err: error, deliveryId: claimed.delivery.id }, 'webhook attempt could not be recorded'))
-              .finally(() => inFlight.delete(send));
-            inFlight.add(send);
-          }
+        const start = (claimed: ClaimedDelivery) => {
+          progressed = true;
+          const send: Promise<void> = attemptDelivery(deps, claimed)
+            .catch((error: unknown) => deps.log.error({ err: error, deliveryId: claimed.delivery.id }, 'webhook attempt could not be recorded'))
+            .finally(() => inFlight.delete(send));
+          inFlight.add(send);
+        };
+        let claimedWithFanOut = false;
+        if (signalled || moreToFanOut || performance.now() - lastFanOut >= options.pollMs) {
+          signalled = false;
+          lastFanOut = performance.now();
+          const { handled, claimed } = await fanOut(deps, FAN_OUT_BATCH, { deps, slots: deps.concurrency - inFlight.size });
+          moreToFanOut = handled >= FAN_OUT_BATCH;
+          if (handled > 0) progressed = true;
+          claimedWithFanOut = claimed.length > 0;
+          claimed.forEach(start);
         }
+        const free = deps.concurrency - inFlight.size;
+        if (free > 0 && !stopped && !claimedWithFanOut) (await claimDeliveries(deps, free)).forEach(start);
       } catch (error) {
         deps.log.error({ err: error }, 'webhook worker pass failed');
       }
       if (stopped) break;
-      if ((!progressed && !signalled) || inFlight.size >= deps.concurrency) await pause(options.pollMs);
+      if ((!progressed && !signalled && !moreToFanOut) || inFlight.size >= deps.concurrency) await pause(options.pollMs);
     }
+    // Each send settles once its outcome is written.
     await Promise.allSettled([...inFlight]);
     await (await unlisten)?.();
   })();
