@@ -10,6 +10,7 @@
 // + pg running only the one indexed page query. List figures are ratios against (b), so they hold
 // on a busy machine. Prints a table and writes bench/results/latest.json.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -62,7 +63,9 @@ function log(message: string): void {
 
 // --- processes --------------------------------------------------------------------------------
 
-const SERVER_ENV = {
+// The bench database's own encryption key (kept in bench_seed, set once seeded): secrets sealed
+// there open in every checkout, not only the one whose data/encryption.key sealed them.
+const SERVER_ENV: Record<string, string> = {
   DATABASE_URL: benchUrl,
   LOG_LEVEL: 'warn',
   MODE: 'development',
@@ -157,6 +160,7 @@ function rssMb(pid: number): number {
 interface Seeded {
   bigCompanyId: string;
   hookCompanyId: string;
+  encryptionKey: string;
 }
 
 async function withPg<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -175,9 +179,10 @@ async function readSeed(): Promise<Seeded | undefined> {
   return withPg(benchUrl, async (c) => {
     const table = await c.query(`select to_regclass('bench_seed') as t`);
     if (!table.rows[0].t) return undefined;
-    const { rows } = await c.query('select big_company_id, hook_company_id, version from bench_seed');
-    if (rows.length !== 1 || rows[0].version !== SEED_VERSION) return undefined;
-    return { bigCompanyId: rows[0].big_company_id, hookCompanyId: rows[0].hook_company_id };
+    const { rows } = await c.query('select * from bench_seed');
+    // A seed from before the key was kept there cannot be opened from another checkout: seed again.
+    if (rows.length !== 1 || rows[0].version !== SEED_VERSION || !rows[0].encryption_key) return undefined;
+    return { bigCompanyId: rows[0].big_company_id, hookCompanyId: rows[0].hook_company_id, encryptionKey: rows[0].encryption_key };
   });
 }
 
@@ -187,16 +192,20 @@ async function seed(): Promise<Seeded> {
     await c.query(`create database ${dbName}`);
   });
   log(`seeding ${dbName}: ${SCALE.applications} applications in one company (the CLI seed command)`);
+  const encryptionKey = randomBytes(32).toString('base64');
+  SERVER_ENV.ENCRYPTION_KEY = encryptionKey;
   const started = performance.now();
   const big = await cli<{ companyId: string }>('seed', ...seedArgs(SCALE));
   for (let i = 0; i < 3; i++) await cli('seed', ...seedArgs(SMALL));
   const hook = await cli<{ companyId: string }>('seed', ...seedArgs(SMALL));
   log(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   await withPg(benchUrl, async (c) => {
-    await c.query('create table bench_seed (version text not null, big_company_id uuid not null, hook_company_id uuid not null)');
-    await c.query('insert into bench_seed values ($1, $2, $3)', [SEED_VERSION, big.companyId, hook.companyId]);
+    await c.query(
+      'create table bench_seed (version text not null, big_company_id uuid not null, hook_company_id uuid not null, encryption_key text not null)',
+    );
+    await c.query('insert into bench_seed values ($1, $2, $3, $4)', [SEED_VERSION, big.companyId, hook.companyId, encryptionKey]);
   });
-  return { bigCompanyId: big.companyId, hookCompanyId: hook.companyId };
+  return { bigCompanyId: big.companyId, hookCompanyId: hook.companyId, encryptionKey };
 }
 
 function seedArgs(size: typeof SMALL): string[] {
@@ -221,6 +230,7 @@ function percentile(sorted: number[], p: number): number {
 
 async function main(): Promise<void> {
   const seeded = (await readSeed()) ?? (await seed());
+  SERVER_ENV.ENCRYPTION_KEY = seeded.encryptionKey;
   log(`using ${dbName} (seed version ${SEED_VERSION}); big company ${seeded.bigCompanyId}`);
   // Steady state, as a worker's compaction and autovacuum would leave it: the kept counts' delta rows
   // folded (earlier status-move runs left thousands, and no worker runs during most figures),
