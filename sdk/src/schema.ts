@@ -201,6 +201,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/job-listings/{id}/translations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the languages of a job listing's translations
+         * @description The languages the listing's current texts have stored translations in (human or machine), one entry per language, sorted by language tag; the source language is never listed. `translationType` is HUMAN when any text has a human translation into that language (a human one wins when reading), else AI; `updatedAt` is when the latest translation into it was stored. Not paginated: a listing has few languages. Read the texts themselves with GET /public/v1/job-listings/{id} and Accept-Language.
+         *
+         *     Requires scope `jobs:read`.
+         */
+        get: operations["listJobListingTranslations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/v1/job-listings/{id}/translations/{lang}": {
         parameters: {
             query?: never;
@@ -5774,6 +5796,256 @@ export interface operations {
                      *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listJobListingTranslations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The listing's translation languages */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "language": "en",
+                     *           "translationType": "HUMAN",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description One entry per language, sorted by language tag */
+                        data: {
+                            /** @description BCP 47 tag of the language the listing has translations in */
+                            language: string;
+                            /**
+                             * @description HUMAN when any text has a human translation into this language (a human one wins when reading), else AI.
+                             * @enum {unknown}
+                             */
+                            translationType: "HUMAN" | "AI";
+                            /**
+                             * Format: date-time
+                             * @description When the latest translation into this language was stored
+                             */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];

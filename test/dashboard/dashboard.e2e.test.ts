@@ -321,11 +321,21 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await page.getByRole('option', { name: 'German (de) · translated', exact: true }).click();
     await poll(() => drawer.getByLabel('Benefit 2 in de', { exact: true }).inputValue()).toBe('Werkzeug wird gestellt');
     await drawer.getByRole('button', { name: 'Close' }).click();
-    // Opened again, the editor finds the German translation through the API's language negotiation.
+    // A translation made elsewhere, into a language the company does not use (Hawaiian).
+    const hawaiian = await fetch(`${t.baseUrl}/public/v1/job-listings/${listing.id}/translations/haw`, {
+      method: 'PUT',
+      headers: { ...(await checker()), 'content-type': 'application/json' },
+      body: JSON.stringify({ position: 'Kanaka hoʻoheheʻe hao' }),
+    });
+    expect(hawaiian.status).toBe(200);
+    // Opened again, the editor finds both translations through the API's list of the listing's languages.
     await row.getByRole('button', { name: 'Edit Senior welder' }).click();
     drawer = page.getByRole('dialog', { name: 'Edit job listing' });
     await drawer.getByRole('tab', { name: 'Translations' }).click();
     await poll(() => drawer.getByRole('combobox', { name: 'Translate into' }).inputValue()).toBe('German (de) · translated');
+    await drawer.getByRole('combobox', { name: 'Translate into' }).click();
+    await page.getByRole('option', { name: 'Hawaiian (haw) · translated', exact: true }).waitFor();
+    await page.getByRole('option', { name: 'German (de) · translated', exact: true }).click();
     await poll(() => drawer.getByLabel('Position in de', { exact: true }).inputValue()).toBe('Schweisser (Senior)');
     await expectAccessible('job-listing-languages');
     // Reordering benefits keeps each one's translation: the translations tab follows the new rows.

@@ -23,6 +23,7 @@ describe('OpenAPI document for job listings', () => {
       'DELETE /public/v1/job-listings/{id}',
       'GET /public/v1/job-listings',
       'GET /public/v1/job-listings/{id}',
+      'GET /public/v1/job-listings/{id}/translations',
       'PATCH /public/v1/job-listings/{id}',
       'POST /public/v1/job-listings',
       'POST /public/v1/job-listings/{id}/archive',

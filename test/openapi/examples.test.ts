@@ -131,6 +131,7 @@ describe('examples in the OpenAPI document', () => {
     await send('listJobListings');
     await send('updateJobListing');
     await send('putJobListingTranslation');
+    await send('listJobListingTranslations');
     await send('publishJobListing');
 
     const application = await send('submitApplication');

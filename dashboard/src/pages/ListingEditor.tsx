@@ -4,7 +4,7 @@ import { Badge, Button, Checkbox, Group, MultiSelect, NumberInput, Select, Simpl
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, call, useLoad, type Schemas } from '../api';
 import { FieldGroup, FormActions, Notice, Repeated, useAction } from '../components';
-import { canonicalTag, COMMON_LANGUAGES, isSource, languageLabel, listingLanguages, translatedLanguages, uniqueTags } from '../languages';
+import { canonicalTag, isSource, languageLabel, listingLanguages, translatedLanguages, uniqueTags } from '../languages';
 import { ErrorMessage, Loading } from '../ui';
 
 type Listing = Schemas['JobListing'];
@@ -457,10 +457,12 @@ function LanguagePicker({ listing, value, onChange, round }: { listing: Listing;
   const [typed, setTyped] = useState('');
   const [problem, setProblem] = useState<string>();
   const known = useLoad(async () => {
-    const [company, written] = await Promise.all([call(api.GET('/settings/company')), listingLanguages()]);
-    const own = uniqueTags([company.defaultLanguage, ...written]);
-    const translated = await translatedLanguages(listing.id, source, [...own, ...COMMON_LANGUAGES]);
-    return { own, translated };
+    const [company, written, translated] = await Promise.all([
+      call(api.GET('/settings/company')),
+      listingLanguages(),
+      translatedLanguages(listing.id),
+    ]);
+    return { own: uniqueTags([company.defaultLanguage, ...written]), translated };
     // `round` counts the translations saved here: a new one is then marked as translated.
   }, [listing.id, listing.updatedAt, round]);
   const translated = known.data?.translated ?? [];

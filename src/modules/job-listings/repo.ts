@@ -274,6 +274,32 @@ export async function translationLanguages(db: Db, listingId: string): Promise<s
   return rows.map((row) => row.language);
 }
 
+/** Whether the company has this listing (another company's id: false). No lock, unlike findJobListingStatus. */
+export async function jobListingExists(db: Db, companyId: string, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: jobListings.id })
+    .from(jobListings)
+    .where(and(eq(jobListings.id, id), eq(jobListings.companyId, companyId)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * Per language and type, the listing's stored translations and when the latest was made. Editing an
+ * original prunes its translations (pruneTranslations), so what is stored is of the current texts.
+ */
+export async function translationSummary(
+  db: Db,
+  listingId: string,
+): Promise<{ language: string; translationType: string; updatedAt: Date }[]> {
+  const t = jobListingTranslations;
+  return db
+    .select({ language: t.language, translationType: t.translationType, updatedAt: sql<Date>`max(${t.createdAt})`.mapWith(t.createdAt) })
+    .from(t)
+    .where(eq(t.jobListingId, listingId))
+    .groupBy(t.language, t.translationType);
+}
+
 /** Stores translations; one that already exists (same language, type, field and original) is kept. */
 export async function insertTranslations(db: Db, rows: TranslationRow[]): Promise<void> {
   if (rows.length === 0) return;

@@ -11,6 +11,7 @@ import {
   CreateJobListingBody,
   ListJobListingsQuery,
   ListingIdParams,
+  ListingTranslationsResponse,
   PutTranslationBody,
   TranslationParams,
   UpdateJobListingBody,
@@ -23,6 +24,7 @@ import {
   getJobListing,
   listingTag,
   listJobListings,
+  listJobListingTranslations,
   publishJobListing,
   putJobListingTranslation,
   updateJobListing,
@@ -243,6 +245,23 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
       await deleteJobListing(ctx, principalOf(request).companyId, request.params.id);
       return reply.status(204).send(null);
     },
+  );
+
+  app.get(
+    '/public/v1/job-listings/:id/translations',
+    {
+      config: { auth: read },
+      schema: {
+        tags: [TAG],
+        operationId: 'listJobListingTranslations',
+        summary: "List the languages of a job listing's translations",
+        description:
+          "The languages the listing's current texts have stored translations in (human or machine), one entry per language, sorted by language tag; the source language is never listed. `translationType` is HUMAN when any text has a human translation into that language (a human one wins when reading), else AI; `updatedAt` is when the latest translation into it was stored. Not paginated: a listing has few languages. Read the texts themselves with GET /public/v1/job-listings/{id} and Accept-Language.",
+        params: ListingIdParams,
+        response: { 200: { ...ListingTranslationsResponse, description: "The listing's translation languages" }, ...errorResponses([404, 422]) },
+      },
+    },
+    async (request) => listJobListingTranslations(ctx, principalOf(request).companyId, request.params.id),
   );
 
   app.put(

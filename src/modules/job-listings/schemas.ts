@@ -354,4 +354,22 @@ export const TranslationParams = Type.Object({
   lang: Type.String({ pattern: LANGUAGE_TAG_PATTERN, maxLength: LANGUAGE_TAG_MAX_LENGTH, description: 'BCP 47 tag of the translation, e.g. de or pt-BR' }),
 });
 
+export const ListingTranslationsResponse = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object({
+        language: Type.String({ description: 'BCP 47 tag of the language the listing has translations in' }),
+        translationType: Type.Enum(TRANSLATION_TYPES, {
+          description: 'HUMAN when any text has a human translation into this language (a human one wins when reading), else AI.',
+        }),
+        updatedAt: Type.String({ format: 'date-time', description: 'When the latest translation into this language was stored' }),
+      }),
+      { description: 'One entry per language, sorted by language tag' },
+    ),
+  },
+  { description: "The languages the listing's current texts are translated into" },
+);
+
+export type ListingTranslationsView = Static<typeof ListingTranslationsResponse>;
+
 export const jobListingSchemas = [JobListing, JobListingListItem];

@@ -9,8 +9,8 @@ import { NotFoundError, ValidationError } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import type { JobListingStatus } from '../reference-data/enums.ts';
 import { presentJobListing, presentJobListingItems, type LanguageOptions, type PresentedJobListing } from './presenter.ts';
-import { findJobListingAggregate, findJobListingStatus, listJobListingRows, searchJobListingRows } from './repo.ts';
-import type { JobListingListItemView } from './schemas.ts';
+import { findJobListingAggregate, findJobListingStatus, jobListingExists, listJobListingRows, searchJobListingRows, translationSummary } from './repo.ts';
+import type { JobListingListItemView, ListingTranslationsView } from './schemas.ts';
 
 export type { JobListingView } from './schemas.ts';
 export type { LanguageOptions, PresentedJobListing } from './presenter.ts';
@@ -35,6 +35,28 @@ export async function getJobListing(
   const aggregate = await findJobListingAggregate(ctx.db, companyId, id);
   if (!aggregate) throw new NotFoundError('Job listing');
   return presentJobListing(ctx, aggregate, { acceptLanguage });
+}
+
+/**
+ * The languages the company's listing has stored translations in, one entry per language (sorted by
+ * tag): HUMAN when any of its texts has a human translation into it, since that is what a read in
+ * that language shows first; else AI. Another company's id: 404.
+ */
+export async function listJobListingTranslations(ctx: ServiceContext, companyId: string, id: string): Promise<ListingTranslationsView> {
+  if (!(await jobListingExists(ctx.db, companyId, id))) throw new NotFoundError('Job listing');
+  const byLanguage = new Map<string, ListingTranslationsView['data'][number]>();
+  for (const row of await translationSummary(ctx.db, id)) {
+    const seen = byLanguage.get(row.language);
+    const updatedAt = row.updatedAt.toISOString();
+    if (!seen) {
+      byLanguage.set(row.language, { language: row.language, translationType: row.translationType as 'HUMAN' | 'AI', updatedAt });
+      continue;
+    }
+    if (row.translationType === 'HUMAN') seen.translationType = 'HUMAN';
+    if (updatedAt > seen.updatedAt) seen.updatedAt = updatedAt;
+  }
+  // Sorted here, not in SQL: the order of text differs between databases' collations.
+  return { data: [...byLanguage.values()].sort((a, b) => (a.language < b.language ? -1 : a.language > b.language ? 1 : 0)) };
 }
 
 export interface ListJobListingsInput extends PageRequest {
