@@ -207,6 +207,16 @@ describe.skipIf(!process.env.DATABASE_URL)('two servers and two workers on one P
     expect(events!.ids).toHaveLength(1000);
     await eventually(() => new Set(changesOf()).size === 1000, 120_000, 'all 1,000 deliveries');
     expect(new Set(changesOf())).toEqual(new Set(events!.ids));
+    // The killed worker's sends that reached the receiver but were never recorded are sent again
+    // by the other worker once their leases run out: in the end every delivery is recorded.
+    const pending = async () =>
+      (
+        await queryRows<{ n: number }>(
+          ctx.db,
+          sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE company_id = ${companyId} AND status <> 'DELIVERED'`,
+        )
+      )[0]!.n;
+    await eventually(async () => (await pending()) === 0, 120_000, 'every delivery recorded as delivered');
     // Duplicates only from the killed worker's sends in flight (at most its concurrency).
     expect(changesOf().length - 1000).toBeLessThanOrEqual(8);
     receiver.handler = () => ({ status: 200, body: 'ok' });
