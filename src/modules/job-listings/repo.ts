@@ -166,6 +166,8 @@ export interface ListFilter {
   /** Only these states; undefined: every state but ARCHIVED. */
   statuses: string[] | undefined;
   updatedSince: Date | undefined;
+  /** Only listings whose position contains this text (see positionContains). */
+  q?: string | undefined;
 }
 
 export type ListingSummaryRow = Pick<
@@ -194,13 +196,26 @@ function newestPageStatement(filtered: boolean, keyset: boolean): string {
 }
 const NEWEST_PAGE = [false, true].map((filtered) => [false, true].map((keyset) => newestPageStatement(filtered, keyset)));
 
+/**
+ * The position contains `text`, case-insensitively, as written or in a stored translation of it
+ * (docs/decisions.md, "Job listings"). LIKE's wildcards in `text` are escaped: they match only
+ * themselves. A translation counts only while its original is still the listing's position.
+ */
+function positionContains(text: string) {
+  const pattern = `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  const t = jobListingTranslations;
+  return sql`(${jobListings.position} ILIKE ${pattern} OR EXISTS (
+    SELECT 1 FROM ${t} WHERE ${t.jobListingId} = ${jobListings.id} AND ${t.field} = 'position'
+      AND ${t.sourceText} = ${jobListings.position} AND ${t.text} ILIKE ${pattern}))`;
+}
+
 /** `position`: newest first, or (updatedAt, id) ascending with updatedSince; see src/shared/pagination.ts. */
 export async function listJobListingRows(
   db: Db,
   filter: ListFilter,
   position: PagePosition,
 ): Promise<{ rows: ListingSummaryRow[]; total: number }> {
-  if (!filter.updatedSince && !position.ordering.sync) {
+  if (!filter.updatedSince && !position.ordering.sync && filter.q === undefined) {
     const values: unknown[] = [filter.companyId, position.limit, position.offset];
     if (filter.statuses) values.push(filter.statuses);
     if (position.after) values.push(...position.after);
@@ -216,6 +231,7 @@ export async function listJobListingRows(
     eq(jobListings.companyId, filter.companyId),
     filter.statuses ? inArray(jobListings.status, filter.statuses) : ne(jobListings.status, 'ARCHIVED'),
     filter.updatedSince ? gte(jobListings.updatedAt, filter.updatedSince) : undefined,
+    filter.q === undefined ? undefined : positionContains(filter.q),
   );
   const [rows, total] = await Promise.all([
     db
@@ -234,7 +250,7 @@ export async function listJobListingRows(
       .orderBy(...keysetOrderBy(sortKeys, position))
       .limit(position.limit)
       .offset(position.offset),
-    // A sync (updatedSince) counts its rows; the newest-first pages above read the kept counts.
+    // A sync (updatedSince) or a search counts its rows; the newest-first pages above read the kept counts.
     db
       .select({ total: count() })
       .from(jobListings)
@@ -376,49 +392,4 @@ export async function settleMachineTranslation(db: Db, id: string, dueAt: Date, 
     .update(jobListings)
     .set({ machineTranslationDueAt: next })
     .where(and(eq(jobListings.id, id), eq(jobListings.machineTranslationDueAt, dueAt)));
-}
-
-// --- search by position ---------------------------------------------------------------------------
-// Kept apart from listJobListingRows on purpose: that is the hot list path (its totals come from the
-// kept counts); a search needs its own WHERE and an exact count of its matches.
-
-/**
- * The position contains `text`, case-insensitively, as written or in a stored translation of it
- * (docs/decisions.md, "Job listings"). LIKE's wildcards in `text` are escaped: they match only
- * themselves. A translation counts only while its original is still the listing's position.
- */
-function positionContains(text: string) {
-  const pattern = `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-  const t = jobListingTranslations;
-  return sql`(${jobListings.position} ILIKE ${pattern} OR EXISTS (
-    SELECT 1 FROM ${t} WHERE ${t.jobListingId} = ${jobListings.id} AND ${t.field} = 'position'
-      AND ${t.sourceText} = ${jobListings.position} AND ${t.text} ILIKE ${pattern}))`;
-}
-
-/** Like listJobListingRows, only the listings whose position contains `text`, with the exact total. */
-export async function searchJobListingRows(
-  db: Db,
-  filter: ListFilter,
-  text: string,
-  position: PagePosition,
-): Promise<{ rows: ListingSummaryRow[]; total: number }> {
-  const sortKeys = position.ordering.sync ? [jobListings.updatedAt, jobListings.id] : [jobListings.createdAt, jobListings.id];
-  const where = and(
-    eq(jobListings.companyId, filter.companyId),
-    filter.statuses ? inArray(jobListings.status, filter.statuses) : ne(jobListings.status, 'ARCHIVED'),
-    filter.updatedSince ? gte(jobListings.updatedAt, filter.updatedSince) : undefined,
-    positionContains(text),
-  );
-  const { id, status, position: positionText, positionType, workPlaceType, createdAt, updatedAt, language } = jobListings;
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select({ id, status, position: positionText, positionType, workPlaceType, createdAt, updatedAt, language })
-      .from(jobListings)
-      .where(and(where, keysetAfter(sortKeys, position)))
-      .orderBy(...keysetOrderBy(sortKeys, position))
-      .limit(position.limit)
-      .offset(position.offset),
-    db.select({ total: count() }).from(jobListings).where(where),
-  ]);
-  return { rows, total };
 }

@@ -9,7 +9,7 @@ import { NotFoundError, ValidationError } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import type { JobListingStatus } from '../reference-data/enums.ts';
 import { presentJobListing, presentJobListingItems, type LanguageOptions, type PresentedJobListing } from './presenter.ts';
-import { findJobListingAggregate, findJobListingStatus, jobListingExists, listJobListingRows, searchJobListingRows, translationSummary } from './repo.ts';
+import { findJobListingAggregate, findJobListingStatus, jobListingExists, listJobListingRows, translationSummary } from './repo.ts';
 import type { JobListingListItemView, ListingTranslationsView } from './schemas.ts';
 
 export type { JobListingView } from './schemas.ts';
@@ -75,14 +75,12 @@ export async function listJobListings(
     companyId,
     statuses: input.status && input.status.length > 0 ? [...new Set(input.status)].sort() : undefined,
     updatedSince: input.updatedSince ? new Date(input.updatedSince) : undefined,
+    // Part of the cursor's scope (a cursor made with another q is refused). Without q the key is
+    // left out of the scope's JSON, so cursors handed out before q existed stay valid.
+    q: positionSearch(input.q),
   };
-  const q = positionSearch(input.q);
-  // q is part of the cursor's scope (a cursor made with another q is refused); without q the scope
-  // is what it always was, so cursors handed out before q existed stay valid.
-  const scope = q === undefined ? filter : { ...filter, q };
-  const position = startPage(input, 'job-listings', filter.updatedSince ? CHANGED_SINCE : NEWEST_FIRST, scope);
-  const { rows: fetched, total } =
-    q === undefined ? await listJobListingRows(ctx.db, filter, position) : await searchJobListingRows(ctx.db, filter, q, position);
+  const position = startPage(input, 'job-listings', filter.updatedSince ? CHANGED_SINCE : NEWEST_FIRST, filter);
+  const { rows: fetched, total } = await listJobListingRows(ctx.db, filter, position);
   const { rows, ...cursors } = endPage(fetched, position, (row) =>
     position.ordering.sync ? [row.updatedAt, row.id] : [row.createdAt, row.id],
   );
