@@ -3,23 +3,14 @@
 // refused; another company's listing is not found; the review moves are the lifecycle's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorEnvelope } from '../helpers/envelope.ts';
-import { signInAndGetTokens } from '../identity/oauth-client.ts';
+import { dashboardBearer } from '../identity/oauth-client.ts';
 import { startListeningApp, type ListeningApp } from '../identity/server.ts';
 
 let server: ListeningApp;
 let counter = 0;
 const unique = (name: string) => `${name}.${Date.now().toString(36)}${(counter += 1)}@example.com`;
 
-async function signIn(email: string): Promise<Record<string, string>> {
-  const { tokens } = await signInAndGetTokens({
-    issuer: server.issuer,
-    clientId: 'dashboard',
-    redirectUri: server.dashboardRedirect,
-    scope: 'openid email profile',
-    email,
-  });
-  return { authorization: `Bearer ${tokens.access_token}` };
-}
+const signIn = (email: string) => dashboardBearer(server, email);
 
 type Method = 'GET' | 'POST' | 'PATCH';
 const inject = (method: Method, url: string, headers: Record<string, string>, payload?: unknown) =>

@@ -60,3 +60,18 @@ export async function signInAndGetTokens(options: FlowOptions): Promise<FlowResu
   });
   return { config, tokens, browser };
 }
+
+/**
+ * Signs `email` in through the first-party dashboard's flow on a listening app (development
+ * sign-in; the first sign-in makes the user and a company) and answers its Bearer headers.
+ */
+export async function dashboardBearer(app: { issuer: string; dashboardRedirect: string }, email: string): Promise<{ authorization: string }> {
+  const { tokens } = await signInAndGetTokens({
+    issuer: app.issuer,
+    clientId: 'dashboard',
+    redirectUri: app.dashboardRedirect,
+    scope: 'openid email profile',
+    email,
+  });
+  return { authorization: `Bearer ${tokens.access_token}` };
+}

@@ -5,7 +5,7 @@ import { getMembership } from '../../src/modules/users/service.ts';
 import { userByEmail } from '../helpers/users.ts';
 import { expectErrorEnvelope } from '../helpers/envelope.ts';
 import { DAY_MS } from '../helpers/clock.ts';
-import { signInAndGetTokens } from '../identity/oauth-client.ts';
+import { dashboardBearer } from '../identity/oauth-client.ts';
 import { startListeningApp, type ListeningApp } from '../identity/server.ts';
 
 let server: ListeningApp;
@@ -19,16 +19,7 @@ let counter = 0;
 const unique = (name: string) => `${name}.${Date.now().toString(36)}${(counter += 1)}@example.com`;
 
 /** Signs the address in through our authorization server (dev sign-in) and returns Bearer headers. */
-async function signIn(email: string): Promise<Record<string, string>> {
-  const { tokens } = await signInAndGetTokens({
-    issuer: server.issuer,
-    clientId: 'dashboard',
-    redirectUri: server.dashboardRedirect,
-    scope: 'openid email profile',
-    email,
-  });
-  return { authorization: `Bearer ${tokens.access_token}` };
-}
+const signIn = (email: string) => dashboardBearer(server, email);
 
 async function companyOf(email: string): Promise<{ companyId: string; role: string; userId: string }> {
   const user = await userByEmail(server.ctx, email);

@@ -6,7 +6,7 @@
 // cannot resolve publicly otherwise).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_IDS } from '../../src/http/openapi-examples.ts';
-import { signInAndGetTokens } from '../identity/oauth-client.ts';
+import { dashboardBearer } from '../identity/oauth-client.ts';
 import { startListeningApp, type ListeningApp } from '../identity/server.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { documentValidator, operationPointer } from './document-schema.ts';
@@ -72,16 +72,7 @@ describe('examples in the OpenAPI document', () => {
 
   it('succeed against the real server, every operation of the document', async () => {
     const apiKey = (await server.tenant()).apiKey;
-    const signIn = async (email: string) => {
-      const { tokens } = await signInAndGetTokens({
-        issuer: server.issuer,
-        clientId: 'dashboard',
-        redirectUri: server.dashboardRedirect,
-        scope: 'openid email profile',
-        email,
-      });
-      return `Bearer ${tokens.access_token}`;
-    };
+    const signIn = async (email: string) => (await dashboardBearer(server, email)).authorization;
     const adminToken = await signIn(`examples.admin.${Date.now()}@example.com`);
     const ids: Record<string, string> = {};
     const done = new Set<string>();
