@@ -20,6 +20,17 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
 
 const statementNames = new Map<string, string>();
 
+/**
+ * Each PostgreSQL pool's companion for statements run with `planOnce`: its sessions plan a prepared
+ * statement once and reuse that plan (plan_cache_mode = force_generic_plan). By default PostgreSQL
+ * plans a list page's statement anew on every execution (its LIMIT and OFFSET parameters make the
+ * generic plan look costlier than it is), and that planning was half the database's time on a
+ * page. Only statements whose plan never depends on their values may ask for it: a deep page's or
+ * a search's best plan does (generic, a deep page took 150 ms), and they keep PostgreSQL's choice,
+ * as the rest of the app does, on the main pool.
+ */
+const statementPools = new WeakMap<pg.Pool, pg.Pool>();
+
 const TIMESTAMPTZ = pg.types.builtins.TIMESTAMPTZ;
 const parseTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ) as (text: string) => Date;
 
@@ -51,13 +62,16 @@ const STATEMENT_TYPES = {
  * run); on the embedded database a plain parameterized query. Values come back as the driver parses
  * them: timestamptz as Date, int4 as number, jsonb parsed, int8 and numeric as strings. Only on the
  * database itself, never inside a transaction (a transaction has no client of its own to reach).
+ * `planOnce`: planned once per session, for statements whose best plan is the same whatever their
+ * values (see statementPools).
  */
-export async function queryStatement<T>(db: Db, text: string, values: unknown[]): Promise<T[]> {
+export async function queryStatement<T>(db: Db, text: string, values: unknown[], options: { planOnce?: boolean } = {}): Promise<T[]> {
   const client = (db as { $client?: unknown }).$client;
   if (client instanceof pg.Pool) {
     let name = statementNames.get(text);
     if (name === undefined) statementNames.set(text, (name = `s${statementNames.size}`));
-    return (await client.query<T & pg.QueryResultRow>({ name, text, values, types: STATEMENT_TYPES })).rows;
+    const pool = (options.planOnce && statementPools.get(client)) || client;
+    return (await pool.query<T & pg.QueryResultRow>({ name, text, values, types: STATEMENT_TYPES })).rows;
   }
   if (client instanceof PGlite) return (await client.query<T>(text, values)).rows;
   throw new Error('queryStatement runs on the database only, not inside a transaction');
@@ -209,21 +223,31 @@ async function openPostgres(databaseUrl: string, poolSize: number, timeouts: Dat
   // Without these one locked table once held every pooled connection and every request waited
   // for it (11.8 s for /enums): now a statement gives up, and a request that cannot get a
   // connection in time is answered 503.
-  const pool = new pg.Pool({
+  const poolConfig: pg.PoolConfig = {
     connectionString: databaseUrl,
     max: poolSize,
     connectionTimeoutMillis: timeouts.poolWaitMs,
     statement_timeout: timeouts.statementMs,
     idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+  };
+  const pool = new pg.Pool(poolConfig);
+  // Connects only when a planOnce statement first needs it; set on each session before its first use.
+  const statementPool = new pg.Pool({
+    ...poolConfig,
+    onConnect: async (client) => void (await client.query('SET plan_cache_mode = force_generic_plan')),
   });
+  statementPools.set(pool, statementPool);
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  statementPool.on('error', () => {});
   const waits = measureWaits(pool);
+  const statementWaits = measureWaits(statementPool);
   // Fail fast on a wrong URL rather than at the first request.
   try {
     (await pool.connect()).release();
   } catch (error) {
     await pool.end().catch(() => {});
+    await statementPool.end().catch(() => {});
     const url = new URL(databaseUrl); // named without its credentials
     throw new DatabaseConnectError(
       `Cannot connect to PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname} (DATABASE_URL): ${(error as Error).message}`,
@@ -253,18 +277,20 @@ async function openPostgres(databaseUrl: string, poolSize: number, timeouts: Dat
       await pool.query('select 1');
     },
     listen: (channel, listener) => notifications.listen(channel, listener),
+    // Both pools together (the statement pool's connections are as many again at most).
     poolStats: () => ({
-      max: poolSize,
-      total: pool.totalCount,
-      idle: pool.idleCount,
-      waiting: pool.waitingCount,
-      acquired: waits.acquired,
-      waitSeconds: waits.seconds,
+      max: 2 * poolSize,
+      total: pool.totalCount + statementPool.totalCount,
+      idle: pool.idleCount + statementPool.idleCount,
+      waiting: pool.waitingCount + statementPool.waitingCount,
+      acquired: waits.acquired + statementWaits.acquired,
+      waitSeconds: waits.seconds + statementWaits.seconds,
     }),
     async close() {
       await notifications.close();
       // Closing twice is harmless, as for the embedded database (pg's end() throws the second time).
       if (!pool.ended) await pool.end();
+      if (!statementPool.ended) await statementPool.end();
     },
   };
 }

@@ -127,7 +127,7 @@ export function createMetrics(options: { process: 'api' | 'worker' }): Metrics {
     if (type === 'gauge') new Gauge({ name, help, registers: [registry], collect });
     else new Counter({ name, help, registers: [registry], collect });
   };
-  poolGauge('db_pool_max_connections', 'Size limit of the PostgreSQL connection pool.', (s) => s.max);
+  poolGauge('db_pool_max_connections', 'Size limit of the PostgreSQL connection pools (the main pool and the list statements\' pool, DB_POOL_SIZE each).', (s) => s.max);
   poolGauge('db_pool_connections', 'Open PostgreSQL connections (in use and idle).', (s) => s.total);
   poolGauge('db_pool_idle_connections', 'Open PostgreSQL connections not in use.', (s) => s.idle);
   poolGauge('db_pool_waiting_requests', 'Queries waiting for a free connection right now.', (s) => s.waiting);

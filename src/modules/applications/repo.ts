@@ -219,7 +219,10 @@ async function newestPage(
   const values: unknown[] = [companyId, page.limit, page.offset];
   if (filtered) values.push(statuses);
   if (page.after) values.push(...page.after);
-  const found = await queryStatement<NewestPageRow>(db, NEWEST_PAGE.get(`${filtered}:${shape}`)!, values);
+  // The best plan of a deep page (the day it starts from) or of a status filter (how common the
+  // statuses are) depends on the values: those are planned each time.
+  const planOnce = !filtered && shape !== 'deep';
+  const found = await queryStatement<NewestPageRow>(db, NEWEST_PAGE.get(`${filtered}:${shape}`)!, values, { planOnce });
   if (found[0].id === null) return { rows: [], total: found[0].total };
   const rows = found.map(({ total: _total, cFirstName, cLastName, cHeadline, cEmail, cPhone, ...row }) => {
     if (cEmail === null) throw new Error(`application ${row.id} has no candidate ${row.candidateId}`);

@@ -223,6 +223,8 @@ export async function listJobListingRows(
       db,
       NEWEST_PAGE[Number(Boolean(filter.statuses))][Number(Boolean(position.after))],
       values,
+      // By status, the best plan depends on how common the statuses are: planned each time.
+      { planOnce: !filter.statuses },
     );
     return { rows: found[0].id === null ? [] : found, total: found[0].total };
   }
