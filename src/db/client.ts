@@ -35,10 +35,31 @@ const TIMESTAMPTZ = pg.types.builtins.TIMESTAMPTZ;
 const parseTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ) as (text: string) => Date;
 
 /**
+ * A Date read from PostgreSQL's UTC text that keeps the ISO text it was read from: answering it
+ * (toISOString, and so JSON) returns that text rather than formatting the date again, which cost
+ * ~0.7 us each, 20 to 40 times on every list page. Changed afterwards (setTime...), it formats as
+ * any Date does.
+ */
+class UtcTimestamp extends Date {
+  readonly #time: number;
+  readonly #iso: string;
+
+  constructor(time: number, iso: string) {
+    super(time);
+    this.#time = time;
+    this.#iso = iso;
+  }
+
+  override toISOString(): string {
+    return this.getTime() === this.#time ? this.#iso : super.toISOString();
+  }
+}
+
+/**
  * A timestamptz as PostgreSQL writes it in UTC ('2026-11-23 17:52:51.775697+00'), read without pg's
  * general regular expressions: a list page has dozens, and they showed in the profile. The same
- * Date pg's parser makes (milliseconds truncated); any other form (another zone, BC, years before
- * 1000, infinity) goes to pg's parser.
+ * instant pg's parser makes (milliseconds truncated), as a UtcTimestamp; any other form (another
+ * zone, BC, years before 1000, infinity) goes to pg's parser.
  */
 function parseUtcTimestamptz(text: string): Date {
   const n = text.length;
@@ -46,8 +67,9 @@ function parseUtcTimestamptz(text: string): Date {
     return parseTimestamptz(text);
   }
   const field = (from: number, to: number) => Number(text.slice(from, to));
-  const ms = n > 22 ? Number(text.slice(20, Math.min(23, n - 3)).padEnd(3, '0')) : 0;
-  return new Date(Date.UTC(field(0, 4), field(5, 7) - 1, field(8, 10), field(11, 13), field(14, 16), field(17, 19), ms));
+  const milliseconds = n > 22 ? text.slice(20, Math.min(23, n - 3)).padEnd(3, '0') : '000';
+  const time = Date.UTC(field(0, 4), field(5, 7) - 1, field(8, 10), field(11, 13), field(14, 16), field(17, 19), Number(milliseconds));
+  return new UtcTimestamp(time, `${text.slice(0, 10)}T${text.slice(11, 19)}.${milliseconds}Z`);
 }
 
 const STATEMENT_TYPES = {

@@ -1,0 +1,78 @@
+// The list pages' own statement path (src/db/client.ts, queryStatement). The newest-first pages run
+// as prepared statements planned once per session on PostgreSQL (`planOnce`, on the pool whose
+// sessions force generic plans): PostgreSQL otherwise planned them again on every execution, half
+// its time on a page. Everything else keeps PostgreSQL's own choice (a deep page's or a search's
+// plan depends on its values). Their timestamps are read by a parser of their own.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { queryRows, queryStatement } from '../../src/db/client.ts';
+import { makeListing } from '../helpers/factories.ts';
+import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
+
+const PLAN_MODE = "select current_setting('plan_cache_mode') as mode";
+
+describe.skipIf(!process.env.DATABASE_URL)('statements planned once (PostgreSQL)', () => {
+  let t: TestApp;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    tenant = await t.tenant();
+  });
+  afterAll(async () => t?.close());
+
+  it('runs planOnce statements in sessions that keep one plan, the others with PostgreSQL choosing', async () => {
+    const planned = await queryStatement<{ mode: string }>(t.ctx.db, PLAN_MODE, [], { planOnce: true });
+    expect(planned).toEqual([{ mode: 'force_generic_plan' }]);
+    expect(await queryStatement<{ mode: string }>(t.ctx.db, PLAN_MODE, [])).toEqual([{ mode: 'auto' }]);
+    // Drizzle's queries share the main pool's sessions.
+    expect(await queryRows(t.ctx.db, sql.raw(PLAN_MODE))).toEqual([{ mode: 'auto' }]);
+  });
+
+  it('answers the same pages from the statements planned once, many times over', async () => {
+    for (let i = 0; i < 3; i++) await makeListing(t, tenant.companyId, 'DRAFT', `Welder ${i}`);
+    // More executions than PostgreSQL's five custom plans before it weighs a generic one.
+    const pages = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await t.app.inject({ url: '/public/v1/job-listings?size=2&page=1', headers: tenant.headers });
+      expect(res.statusCode).toBe(200);
+      pages.push(res.json());
+    }
+    expect(pages[0].data.map((item: { position: { value: string } }) => item.position.value)).toEqual(['Welder 0']);
+    expect(pages[0].pagination).toMatchObject({ page: 1, size: 2, totalElements: 3, totalPages: 2 });
+    for (const page of pages) expect(page).toEqual(pages[0]);
+  });
+});
+
+// List pages read timestamps with their own parser (src/db/client.ts): the same instants, written
+// the same way, as everywhere else, whatever the fraction of a second PostgreSQL holds.
+describe('timestamps of list pages', () => {
+  let t: TestApp;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    tenant = await t.tenant();
+  });
+  afterAll(async () => t?.close());
+
+  it('answer createdAt as the listing itself does, for every precision and year', async () => {
+    const stored = ['2026-01-02 03:04:05+00', '2026-01-02 03:04:05.1+00', '2026-01-02 03:04:05.12+00', '2026-01-02 03:04:05.123456+00', '2026-12-31 23:59:59.999999+00', '0999-05-06 07:08:09.5+00'];
+    for (const [i, at] of stored.entries()) {
+      const id = await makeListing(t, tenant.companyId, 'DRAFT', `Fitter ${i}`);
+      await queryRows(t.ctx.db, sql`update job_listings set created_at = ${at}::timestamptz where id = ${id}`);
+    }
+    const page = (await t.app.inject({ url: '/public/v1/job-listings?size=10', headers: tenant.headers })).json();
+    const listed = page.data.map((item: { id: string; createdAt: string }) => [item.id, item.createdAt]);
+    expect(listed.map(([, createdAt]: string[]) => createdAt)).toEqual([
+      '2026-12-31T23:59:59.999Z',
+      '2026-01-02T03:04:05.123Z',
+      '2026-01-02T03:04:05.120Z',
+      '2026-01-02T03:04:05.100Z',
+      '2026-01-02T03:04:05.000Z',
+      '0999-05-06T07:08:09.500Z',
+    ]);
+    for (const [id, createdAt] of listed) {
+      const one = (await t.app.inject({ url: `/public/v1/job-listings/${id}`, headers: tenant.headers })).json();
+      expect(one.createdAt).toBe(createdAt);
+    }
+  });
+});
