@@ -6,7 +6,7 @@
 // of its own above, so without this a client could try keys forever, each costing a database
 // lookup. Past the limit an address gets 429 before any lookup, whatever key it sends, until the
 // window ends. The client address is the socket's unless TRUST_PROXY names the proxy in front.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -82,7 +82,7 @@ export function registerRateLimit(
         // Only a hash of the key is kept as the counter name: no secret in Redis.
         const caller =
           typeof key === 'string' && key.length > 0
-            ? `key:${createHash('sha256').update(key).digest('hex').slice(0, 32)}`
+            ? `key:${hash('sha256', key, 'hex').slice(0, 32)}`
             : `ip:${request.ip}`;
         let window;
         try {

@@ -6,7 +6,7 @@
 // taken from the previous answer's `nextCursor`. A cursor names the last row seen by its sort keys,
 // so rows inserted or deleted meanwhile never shift the next page (no duplicate, no gap). It is
 // opaque to clients and bound to its list, the caller's company and the filters it was made with.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { ValidationError } from './errors.ts';
 
 export interface PageRequest {
@@ -73,7 +73,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 function digest(text: string, length: number): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, length);
+  return hash('sha256', text, 'base64url').slice(0, length);
 }
 
 // Every page of a list needs its scope, and most lists are asked with the same few filters: the
