@@ -11,15 +11,15 @@ import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts'
 
 const PLAN_MODE = "select current_setting('plan_cache_mode') as mode";
 
-describe.skipIf(!process.env.DATABASE_URL)('statements planned once (PostgreSQL)', () => {
-  let t: TestApp;
-  let tenant: Tenant;
-  beforeAll(async () => {
-    t = await buildTestApp();
-    tenant = await t.tenant();
-  });
-  afterAll(async () => t?.close());
+let t: TestApp;
+let tenant: Tenant;
+beforeAll(async () => {
+  t = await buildTestApp();
+  tenant = await t.tenant();
+});
+afterAll(async () => t?.close());
 
+describe.skipIf(!process.env.DATABASE_URL)('statements planned once (PostgreSQL)', () => {
   it('runs planOnce statements in sessions that keep one plan, the others with PostgreSQL choosing', async () => {
     const planned = await queryStatement<{ mode: string }>(t.ctx.db, PLAN_MODE, [], { planOnce: true });
     expect(planned).toEqual([{ mode: 'force_generic_plan' }]);
@@ -46,21 +46,15 @@ describe.skipIf(!process.env.DATABASE_URL)('statements planned once (PostgreSQL)
 // List pages read timestamps with their own parser (src/db/client.ts): the same instants, written
 // the same way, as everywhere else, whatever the fraction of a second PostgreSQL holds.
 describe('timestamps of list pages', () => {
-  let t: TestApp;
-  let tenant: Tenant;
-  beforeAll(async () => {
-    t = await buildTestApp();
-    tenant = await t.tenant();
-  });
-  afterAll(async () => t?.close());
-
   it('answer createdAt as the listing itself does, for every precision and year', async () => {
+    // A company of its own: only these listings on its first page.
+    const own = await t.tenant();
     const stored = ['2026-01-02 03:04:05+00', '2026-01-02 03:04:05.1+00', '2026-01-02 03:04:05.12+00', '2026-01-02 03:04:05.123456+00', '2026-12-31 23:59:59.999999+00', '0999-05-06 07:08:09.5+00'];
     for (const [i, at] of stored.entries()) {
-      const id = await makeListing(t, tenant.companyId, 'DRAFT', `Fitter ${i}`);
+      const id = await makeListing(t, own.companyId, 'DRAFT', `Fitter ${i}`);
       await queryRows(t.ctx.db, sql`update job_listings set created_at = ${at}::timestamptz where id = ${id}`);
     }
-    const page = (await t.app.inject({ url: '/public/v1/job-listings?size=10', headers: tenant.headers })).json();
+    const page = (await t.app.inject({ url: '/public/v1/job-listings?size=10', headers: own.headers })).json();
     const listed = page.data.map((item: { id: string; createdAt: string }) => [item.id, item.createdAt]);
     expect(listed.map(([, createdAt]: string[]) => createdAt)).toEqual([
       '2026-12-31T23:59:59.999Z',
@@ -71,7 +65,7 @@ describe('timestamps of list pages', () => {
       '0999-05-06T07:08:09.500Z',
     ]);
     for (const [id, createdAt] of listed) {
-      const one = (await t.app.inject({ url: `/public/v1/job-listings/${id}`, headers: tenant.headers })).json();
+      const one = (await t.app.inject({ url: `/public/v1/job-listings/${id}`, headers: own.headers })).json();
       expect(one.createdAt).toBe(createdAt);
     }
   });
