@@ -229,8 +229,8 @@ function figure(name: string, value: number | null, unit: string, goal: string, 
  * A ratio measured / reference, from rounds that take turns (reference, measured, reference...),
  * each a share of `seconds`: the median of the rounds' ratios. Two long runs one after the other
  * read a shared machine at two different moments (the same /enums code measured 0.91 and 0.79 in
- * two runs an hour apart); turns of a couple of seconds see the same load. The rates are over all rounds,
- * the p99 the worst round's.
+ * two runs an hour apart); turns of a couple of seconds see the same load. The rates are over all
+ * rounds, the p99 the worst round's.
  */
 async function interleaved(reference: LoadSpec, measured: LoadSpec): Promise<{ reference: LoadResult; measured: LoadResult; ratio: number; note: string }> {
   const rounds = quick ? 3 : 5;
