@@ -3,7 +3,7 @@
 // the documented error responses, so the three can never disagree.
 // Two credentials: an API key (X-API-Key) or a user's OAuth access token (Authorization: Bearer).
 // /public/v1 takes either; /settings takes only a user's token (`bearerOnly`).
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../shared/errors.ts';
 import type { Principal, ServiceContext } from '../shared/context.ts';
 import { authenticateApiKey } from '../modules/api-keys/service.ts';
@@ -48,7 +48,8 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
-async function principalFor(ctx: ServiceContext, auth: RouteAuth, request: FastifyRequest): Promise<Principal> {
+/** The caller, synchronously when its credential is already known (a cached API key). */
+function principalFor(ctx: ServiceContext, auth: RouteAuth, request: FastifyRequest): Principal | Promise<Principal> {
   const authorization = request.headers.authorization;
   if (authorization !== undefined) {
     const token = BEARER.exec(authorization)?.[1];
@@ -62,28 +63,52 @@ async function principalFor(ctx: ServiceContext, auth: RouteAuth, request: Fasti
   return authenticateApiKey(ctx, Array.isArray(header) ? header[0] : header);
 }
 
+/** What the route asks of the caller beyond being known: first party, scope, role. */
+function assertAllowed(auth: RouteAuth, principal: Principal): void {
+  // Settings (minting API keys) stay with the first-party dashboard: an application a user let
+  // read their job listings must not be able to make itself a key with every scope.
+  if (auth.bearerOnly && !principal.firstParty) {
+    throw new ForbiddenError("Only the dashboard's own access tokens may manage settings");
+  }
+  const credential = principal.userId ? 'access token' : 'API key';
+  if (auth.scope && !principal.scopes.includes(auth.scope)) {
+    throw new ForbiddenError(`This ${credential} lacks the scope ${auth.scope}`, [{ field: 'scope', message: `requires ${auth.scope}` }]);
+  }
+  if (auth.role && principal.role !== auth.role) {
+    throw new ForbiddenError(`Only a company ${auth.role} may do this`, [{ field: 'role', message: `requires ${auth.role}` }]);
+  }
+}
+
+/**
+ * A callback hook that finishes synchronously when the caller is known without waiting (a cached
+ * API key, nearly every request): no promise and no microtask turn on that path.
+ */
 function authenticate(ctx: ServiceContext, auth: RouteAuth): onRequestHookHandler {
-  return async (request, reply) => {
+  const refuse = (request: FastifyRequest, reply: FastifyReply, error: unknown) => {
+    reply.header('WWW-Authenticate', challenges(auth, request.headers.authorization !== undefined));
+    return error as Error;
+  };
+  const admit = (request: FastifyRequest, reply: FastifyReply, principal: Principal, done: HookHandlerDoneFunction) => {
+    request.principal = principal;
     try {
-      request.principal = await principalFor(ctx, auth, request);
+      assertAllowed(auth, principal);
     } catch (error) {
-      reply.header('WWW-Authenticate', challenges(auth, request.headers.authorization !== undefined));
-      throw error;
+      return done(error as Error);
     }
-    // Settings (minting API keys) stay with the first-party dashboard: an application a user let
-    // read their job listings must not be able to make itself a key with every scope.
-    if (auth.bearerOnly && !request.principal.firstParty) {
-      throw new ForbiddenError("Only the dashboard's own access tokens may manage settings");
+    done();
+  };
+  return (request, reply, done) => {
+    let found: Principal | Promise<Principal>;
+    try {
+      found = principalFor(ctx, auth, request);
+    } catch (error) {
+      return done(refuse(request, reply, error));
     }
-    const credential = request.principal.userId ? 'access token' : 'API key';
-    if (auth.scope && !request.principal.scopes.includes(auth.scope)) {
-      throw new ForbiddenError(`This ${credential} lacks the scope ${auth.scope}`, [
-        { field: 'scope', message: `requires ${auth.scope}` },
-      ]);
-    }
-    if (auth.role && request.principal.role !== auth.role) {
-      throw new ForbiddenError(`Only a company ${auth.role} may do this`, [{ field: 'role', message: `requires ${auth.role}` }]);
-    }
+    if (!(found instanceof Promise)) return admit(request, reply, found, done);
+    found.then(
+      (principal) => admit(request, reply, principal, done),
+      (error: unknown) => done(refuse(request, reply, error)),
+    );
   };
 }
 

@@ -9,18 +9,22 @@ export interface WindowCount {
   resetMs: number;
 }
 
+/**
+ * A store answers synchronously when it can (in memory): the limiters run on every request, and a
+ * promise each there showed in its cost. Redis answers with a promise.
+ */
 export interface RateLimitStore {
   /** Counts one more in the caller's current window. */
-  hit(key: string, windowMs: number, now: number): Promise<WindowCount>;
+  hit(key: string, windowMs: number, now: number): WindowCount | Promise<WindowCount>;
   /** The caller's current window without counting (0 when none). */
-  peek(key: string, windowMs: number, now: number): Promise<WindowCount>;
+  peek(key: string, windowMs: number, now: number): WindowCount | Promise<WindowCount>;
   close(): Promise<void>;
 }
 
 export class MemoryRateLimitStore implements RateLimitStore {
   #windows = new Map<string, { start: number; count: number }>();
 
-  async hit(key: string, windowMs: number, now: number): Promise<WindowCount> {
+  hit(key: string, windowMs: number, now: number): WindowCount {
     const start = now - (now % windowMs);
     let window = this.#windows.get(key);
     if (!window || window.start !== start) {
@@ -35,7 +39,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { count: window.count, resetMs: start + windowMs - now };
   }
 
-  async peek(key: string, windowMs: number, now: number): Promise<WindowCount> {
+  peek(key: string, windowMs: number, now: number): WindowCount {
     const start = now - (now % windowMs);
     const window = this.#windows.get(key);
     return { count: window?.start === start ? window.count : 0, resetMs: start + windowMs - now };

@@ -7,10 +7,10 @@
 // lookup. Past the limit an address gets 429 before any lookup, whatever key it sends, until the
 // window ends. The client address is the socket's unless TRUST_PROXY names the proxy in front.
 import { hash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.ts';
 import { DomainError } from '../shared/errors.ts';
-import { RateLimitStoreUnavailableError, type RateLimitStore } from './rate-limit-store.ts';
+import { RateLimitStoreUnavailableError, type RateLimitStore, type WindowCount } from './rate-limit-store.ts';
 
 const WINDOW_MS = 60_000;
 
@@ -22,23 +22,18 @@ export function registerAuthFailureLimit(
   const { store, failuresPerMinute, clock } = options;
   const counter = (ip: string) => `authfail:${ip}`;
 
+  const check = (reply: FastifyReply, window: WindowCount): Error | undefined => {
+    if (window.count < failuresPerMinute) return undefined;
+    reply.header('Retry-After', String(Math.ceil(window.resetMs / 1000)));
+    return new DomainError('TOO_MANY_REQUESTS', 'Too many failed authentications from this address; try again later');
+  };
+
   app.addHook('onRoute', (route) => {
     if (!route.config?.auth) return;
     const existing = route.onRequest ? [route.onRequest].flat() : [];
     route.onRequest = [
-      async (request, reply) => {
-        let window;
-        try {
-          window = await store.peek(counter(request.ip), WINDOW_MS, clock.now().getTime());
-        } catch (error) {
-          logStoreFailure(request, error);
-          return;
-        }
-        if (window.count >= failuresPerMinute) {
-          reply.header('Retry-After', String(Math.ceil(window.resetMs / 1000)));
-          throw new DomainError('TOO_MANY_REQUESTS', 'Too many failed authentications from this address; try again later');
-        }
-      },
+      (request, reply, done) =>
+        withWindow(request, () => store.peek(counter(request.ip), WINDOW_MS, clock.now().getTime()), (window) => done(window && check(reply, window))),
       ...existing,
     ];
     const onResponse = route.onResponse ? [route.onResponse].flat() : [];
@@ -47,15 +42,29 @@ export function registerAuthFailureLimit(
       // A callback hook: it runs after every response, and only a 401 has anything to wait for.
       (request, reply, done) => {
         if (reply.statusCode !== 401) return done();
-        store.hit(counter(request.ip), WINDOW_MS, clock.now().getTime()).then(
-          () => done(),
-          (error: unknown) => {
-            logStoreFailure(request, error);
-            done();
-          },
-        );
+        withWindow(request, () => store.hit(counter(request.ip), WINDOW_MS, clock.now().getTime()), () => done());
       },
     ];
+  });
+}
+
+/**
+ * Calls `then` with the caller's window, synchronously when the store answers synchronously (in
+ * memory: no promise on every request), or with undefined when the store failed: a rate-limit store
+ * outage must not take the API down with it.
+ */
+function withWindow(request: FastifyRequest, read: () => WindowCount | Promise<WindowCount>, then: (window: WindowCount | undefined) => void): void {
+  let window: WindowCount | Promise<WindowCount>;
+  try {
+    window = read();
+  } catch (error) {
+    logStoreFailure(request, error);
+    return then(undefined);
+  }
+  if (!(window instanceof Promise)) return then(window);
+  window.then(then, (error: unknown) => {
+    logStoreFailure(request, error);
+    then(undefined);
   });
 }
 
@@ -71,34 +80,28 @@ export function registerRateLimit(
 ): void {
   const { store, limitPerMinute, clock } = options;
   const policy = `"per-key";q=${limitPerMinute};w=${WINDOW_MS / 1000}`;
+  const limit = (reply: FastifyReply, window: WindowCount): Error | undefined => {
+    const resetSeconds = Math.ceil(window.resetMs / 1000);
+    reply.header('RateLimit-Policy', policy);
+    reply.header('RateLimit', `"per-key";r=${Math.max(0, limitPerMinute - window.count)};t=${resetSeconds}`);
+    if (window.count <= limitPerMinute) return undefined;
+    reply.header('Retry-After', String(resetSeconds));
+    return new DomainError('TOO_MANY_REQUESTS', `Rate limit of ${limitPerMinute} requests a minute exceeded`);
+  };
 
   app.addHook('onRoute', (route) => {
     if (!route.config?.auth) return;
     const existing = route.onRequest ? [route.onRequest].flat() : [];
     // First in line: a flood of bad keys is limited before any database lookup.
     route.onRequest = [
-      async (request, reply) => {
+      (request, reply, done) => {
         const key = request.headers['x-api-key'];
         // Only a hash of the key is kept as the counter name: no secret in Redis.
         const caller =
           typeof key === 'string' && key.length > 0
             ? `key:${hash('sha256', key, 'hex').slice(0, 32)}`
             : `ip:${request.ip}`;
-        let window;
-        try {
-          window = await store.hit(caller, WINDOW_MS, clock.now().getTime());
-        } catch (error) {
-          // A rate-limit store outage must not take the API down with it.
-          logStoreFailure(request, error);
-          return;
-        }
-        const resetSeconds = Math.ceil(window.resetMs / 1000);
-        reply.header('RateLimit-Policy', policy);
-        reply.header('RateLimit', `"per-key";r=${Math.max(0, limitPerMinute - window.count)};t=${resetSeconds}`);
-        if (window.count > limitPerMinute) {
-          reply.header('Retry-After', String(resetSeconds));
-          throw new DomainError('TOO_MANY_REQUESTS', `Rate limit of ${limitPerMinute} requests a minute exceeded`);
-        }
+        withWindow(request, () => store.hit(caller, WINDOW_MS, clock.now().getTime()), (window) => done(window && limit(reply, window)));
       },
       ...existing,
     ];
