@@ -1,6 +1,7 @@
 // One database handle for both engines: PGlite (embedded, in ./data) when DATABASE_URL is unset,
 // PostgreSQL otherwise. Everything above this file sees only Drizzle and SQL.
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -17,6 +18,9 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
+
+/** The extensions the migrations create (btree_gin: the candidates' search index); PGlite must load them. */
+export const EMBEDDED_EXTENSIONS: PGliteOptions['extensions'] = { btree_gin };
 
 const statementNames = new Map<string, string>();
 
@@ -203,7 +207,7 @@ async function openEmbedded(dataDir: string | undefined, loadDataDir: Blob | und
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   let client: PGlite;
   try {
-    client = await PGlite.create(dataDir ? `file://${dataDir}` : undefined, loadDataDir ? { loadDataDir } : {});
+    client = await PGlite.create(dataDir ? `file://${dataDir}` : undefined, { extensions: EMBEDDED_EXTENSIONS, ...(loadDataDir ? { loadDataDir } : {}) });
   } catch (error) {
     unlock();
     throw error;

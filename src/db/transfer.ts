@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { PGlite } from '@electric-sql/pglite';
-import { openDatabase, queryRows, type Database } from './client.ts';
+import { EMBEDDED_EXTENSIONS, openDatabase, queryRows, type Database } from './client.ts';
 import { lockDataDir } from './embedded-lock.ts';
 import { migrate } from './migrate.ts';
 
@@ -39,7 +39,7 @@ export async function restoreEmbedded(inFile: string, dataDir: string): Promise<
   }
   const unlock = lockDataDir(dataDir);
   try {
-    const client = await PGlite.create(`file://${dataDir}`, { loadDataDir: new Blob([readFileSync(inFile)]) });
+    const client = await PGlite.create(`file://${dataDir}`, { loadDataDir: new Blob([readFileSync(inFile)]), extensions: EMBEDDED_EXTENSIONS });
     await client.close();
   } finally {
     unlock();

@@ -1,8 +1,8 @@
 // The list pages' own statement path (src/db/client.ts, queryStatement). The newest-first pages run
 // as prepared statements planned once per session on PostgreSQL (`planOnce`, on the pool whose
 // sessions force generic plans): PostgreSQL otherwise planned them again on every execution, half
-// its time on a page. Everything else keeps PostgreSQL's own choice (a deep page's or a search's
-// plan depends on its values). Their timestamps are read by a parser of their own.
+// its time on a page. Everything else keeps PostgreSQL's own choice (a deep page's or a status
+// filter's plan depends on its values). Their timestamps are read by a parser of their own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows, queryStatement } from '../../src/db/client.ts';
@@ -40,6 +40,28 @@ describe.skipIf(!process.env.DATABASE_URL)('statements planned once (PostgreSQL)
     expect(pages[0].data.map((item: { position: { value: string } }) => item.position.value)).toEqual(['Welder 0']);
     expect(pages[0].pagination).toMatchObject({ page: 1, size: 2, totalElements: 3, totalPages: 2 });
     for (const page of pages) expect(page).toEqual(pages[0]);
+  });
+});
+
+// The candidates' search finds one company's matches in the index itself (migration 0022) and is
+// planned once per session: the same answers, whichever company searched first.
+describe("the candidates' search", () => {
+  it("answers only the searching company's matches, many times over, whichever company asks", async () => {
+    const small = await t.tenant();
+    const big = await t.tenant();
+    const people = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ firstName: 'Quillon', lastName: `${prefix}${i}`, email: `${prefix}${i}@example.com` }));
+    for (const [tenantOf, candidates] of [[big, people('big', 40)], [small, people('small', 2)]] as const) {
+      const res = await t.app.inject({ method: 'POST', url: '/public/v1/candidates/import', headers: tenantOf.headers, payload: { candidates } });
+      expect(res.statusCode).toBe(200);
+    }
+    // More executions than PostgreSQL's five custom plans before it weighs a generic one.
+    for (let i = 0; i < 8; i++) {
+      const [tenantOf, total] = i % 2 === 0 ? [big, 40] : [small, 2];
+      const found = (await t.app.inject({ url: '/public/v1/candidates?q=quill&size=50', headers: tenantOf.headers })).json();
+      expect(found.pagination.totalElements).toBe(total);
+      expect(found.data.filter((c: { lastName: string }) => c.lastName.startsWith(total === 2 ? 'small' : 'big'))).toHaveLength(total);
+    }
   });
 });
 

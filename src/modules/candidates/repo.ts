@@ -162,8 +162,9 @@ export async function listCandidates(
       db,
       STATEMENTS[search ? 'search' : 'newest'][Number(Boolean(page.after))],
       values,
-      // A search's plan depends on how many its words match: planned each time.
-      { planOnce: !search },
+      // Planned once, the search too: its one index answers company and words together
+      // (migration 0022), whatever either is.
+      { planOnce: true },
     );
     if (found[0].id === null) return { rows: [], total: found[0].total };
     return { rows: found.map(({ total: _total, ...row }) => ({ ...row, id: row.id! })), total: found[0].total };
