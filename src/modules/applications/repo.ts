@@ -194,12 +194,15 @@ function newestPageStatement(filtered: boolean, shape: 'offset' | 'keyset' | 'de
       : `select ${APPLICATION_COLUMNS} from applications where company_id = $1 ${status}
            ${shape === 'keyset' ? `and (applied_at, id) < ($${next}::timestamptz, $${next + 1}::uuid)` : ''}
            order by applied_at desc, id desc limit $2 offset $3`;
-  return `select t.total, p.*, c.first_name as "cFirstName", c.last_name as "cLastName", c.headline as "cHeadline",
-      c.email as "cEmail", c.phone as "cPhone" from
+  // Each candidate is looked up by its id (a lateral subquery, kept one by its `limit 1`): as a
+  // plain join, a plan made without knowing the page's limit (planned once, the limit is a
+  // parameter) read every candidate of the company and hashed them (40 ms instead of 0.2).
+  return `select t.total, p.*, c."cFirstName", c."cLastName", c."cHeadline", c."cEmail", c."cPhone" from
     (select coalesce(sum(n), 0)::int as total from company_counts
      where company_id = $1 and resource = 'applications' ${status}) t
     left join lateral (${rows}) p on true
-    left join candidates c on c.id = p."candidateId" and c.company_id = $1
+    left join lateral (select first_name as "cFirstName", last_name as "cLastName", headline as "cHeadline", email as "cEmail",
+        phone as "cPhone" from candidates where id = p."candidateId" and company_id = $1 limit 1) c on true
     order by p."appliedAt" desc, p.id desc`;
 }
 const NEWEST_PAGE = new Map(
@@ -224,10 +227,21 @@ async function newestPage(
   const planOnce = !filtered && shape !== 'deep';
   const found = await queryStatement<NewestPageRow>(db, NEWEST_PAGE.get(`${filtered}:${shape}`)!, values, { planOnce });
   if (found[0].id === null) return { rows: [], total: found[0].total };
-  const rows = found.map(({ total: _total, cFirstName, cLastName, cHeadline, cEmail, cPhone, ...row }) => {
-    if (cEmail === null) throw new Error(`application ${row.id} has no candidate ${row.candidateId}`);
-    const candidate = { id: row.candidateId, firstName: cFirstName, lastName: cLastName, headline: cHeadline, email: cEmail, phone: cPhone };
-    return { ...row, id: row.id!, candidate };
+  // Each row built as one literal (a rest pattern copies every column, then a spread copies again).
+  const rows = found.map((row): ApplicationWithCandidateRow => {
+    if (row.cEmail === null) throw new Error(`application ${row.id} has no candidate ${row.candidateId}`);
+    return {
+      id: row.id!,
+      companyId: row.companyId,
+      jobListingId: row.jobListingId,
+      candidateId: row.candidateId,
+      status: row.status,
+      source: row.source,
+      coverLetter: row.coverLetter,
+      appliedAt: row.appliedAt,
+      updatedAt: row.updatedAt,
+      candidate: { id: row.candidateId, firstName: row.cFirstName, lastName: row.cLastName, headline: row.cHeadline, email: row.cEmail, phone: row.cPhone },
+    };
   });
   return { rows, total: found[0].total };
 }

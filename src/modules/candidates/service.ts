@@ -69,8 +69,14 @@ export function candidateSummaryColumn(companyId: string): {
 }
 
 export function toCandidateView(row: CandidateRow): CandidateView {
+  // One literal (not the summary spread into another): built for every row of every page.
   return {
-    ...toCandidateSummary(row),
+    id: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    headline: row.headline,
+    email: row.email,
+    phone: row.phone,
     location: row.location,
     skills: row.skills,
     links: row.links,
