@@ -103,6 +103,12 @@ export async function queryStatement<T>(db: Db, text: string, values: unknown[],
   throw new Error('queryStatement runs on the database only, not inside a transaction');
 }
 
+/** Whether queryStatement runs on this handle: the database itself, not a transaction. */
+export function runsStatements(db: Db): boolean {
+  const client = (db as { $client?: unknown }).$client;
+  return client instanceof pg.Pool || client instanceof PGlite;
+}
+
 /**
  * A deadlock (40P01) or serialization failure (40001): PostgreSQL rolled the transaction back and
  * running it again may well succeed. Drizzle wraps the driver's error, so the cause chain is read.

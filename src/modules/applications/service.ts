@@ -8,7 +8,6 @@ import { ConflictError, NotFoundError } from '../../shared/errors.ts';
 import {
   assertNoDuplicateEmails,
   candidateSummariesByIds,
-  candidateSummaryColumn,
   findOrCreateCandidate,
   getCandidate,
   importCandidateRows,
@@ -154,12 +153,11 @@ export async function updateApplicationStatus(
 ): Promise<PresentedApplication> {
   const { companyId } = principal;
   let listing: Promise<{ listing: JobListingView; language: string }> | undefined;
-  const candidate = candidateSummaryColumn(companyId);
   for (let attempt = 0; attempt < OPTIMISTIC_MOVES; attempt++) {
     // The application and its candidate (for the event and the answer) in one statement.
-    const found = await findApplicationVersion(ctx.db, companyId, id, candidate.select);
+    const found = await findApplicationVersion(ctx.db, companyId, id);
     if (!found) throw new NotFoundError('Application');
-    const summary = candidate.read(found.also);
+    const summary = found.candidate;
     if (!summary) throw new Error(`application ${id} has no candidate ${found.row.candidateId}`);
     const candidates = new Map([[summary.id, summary]]);
     const decision = decideMove(found.row.status as ApplicationStage, body.status, body.expectedStatus);

@@ -50,16 +50,6 @@ export async function anonymizeCandidateRow(
   await db.update(candidates).set({ ...fields, updatedAt: now, erasedAt: now }).where(eq(candidates.id, id));
 }
 
-/**
- * A candidate's summary fields as one JSON object, for a statement of another module that reads
- * the candidate along with its own row (`candidateId`: that statement's expression for the id).
- */
-export function candidateSummaryJson(companyId: string, candidateId: SQL): SQL {
-  return sql`(SELECT json_build_object('id', c.id, 'firstName', c.first_name, 'lastName', c.last_name, 'headline', c.headline,
-      'email', c.email, 'phone', c.phone)
-    FROM candidates c WHERE c.company_id = ${companyId}::uuid AND c.id = ${candidateId})`;
-}
-
 export async function findCandidatesByIds(db: Db, companyId: string, ids: string[]): Promise<CandidateRow[]> {
   if (ids.length === 0) return [];
   return db

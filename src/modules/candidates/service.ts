@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Ordering, type Page } from '../../shared/pagination.ts';
 import type { ServiceContext } from '../../shared/context.ts';
@@ -7,7 +6,6 @@ import { NotFoundError, ValidationError, type ErrorDetail } from '../../shared/e
 import { recordEvent } from '../../infra/outbox/record-event.ts';
 import {
   anonymizeCandidateRow,
-  candidateSummaryJson,
   findCandidateByEmail,
   findCandidate,
   findCandidatesByIds,
@@ -47,24 +45,6 @@ export function toCandidateSummary(row: CandidateSummaryView): CandidateSummaryV
     headline: row.headline,
     email: row.email,
     phone: row.phone,
-  };
-}
-
-/**
- * A candidate's summary read inside another module's statement (one round trip for both): `select`
- * gives the value to select from that statement's expression for the candidate id; `read` turns the
- * selected value into the summary (undefined when there is no such candidate).
- */
-export function candidateSummaryColumn(companyId: string): {
-  select(candidateId: SQL): SQL;
-  read(value: unknown): CandidateSummaryView | undefined;
-} {
-  return {
-    select: (candidateId) => candidateSummaryJson(companyId, candidateId),
-    read(value) {
-      if (value === null || value === undefined) return undefined;
-      return toCandidateSummary((typeof value === 'string' ? JSON.parse(value) : value) as CandidateSummaryView);
-    },
   };
 }
 
