@@ -5,7 +5,6 @@
 // events.ts by adding entries (name -> payload type) to EventCatalogue below, so recordEvent
 // accepts exactly the catalogued names, each with its own payload, and this folder imports no module.
 import { randomUUID } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { events } from './tables.ts';
 
@@ -33,20 +32,23 @@ export async function recordEvent<T extends DomainEventType>(
 }
 
 /**
- * The same outbox write as part of one statement, for a service that writes its change and its
- * event in one round trip: `INSERT INTO events ... SELECT ... FROM <source>` to put in a
- * data-modifying CTE, so the event is written only if `source` (the change's RETURNING) has a row,
- * and commits or rolls back with the change (one statement is atomic on its own).
+ * The same outbox write as part of one fixed statement (queryStatement), for a service that writes
+ * its change and its event in one round trip: `text(source, n)` is an `INSERT INTO events ...
+ * SELECT ... FROM <source>` to put in a data-modifying CTE, so the event is written only if
+ * `source` (the change's RETURNING) has a row, and commits or rolls back with the change (one
+ * statement is atomic on its own); `values` are its parameters, numbered from `n`.
  */
-export function eventInsertFrom<T extends DomainEventType>(
-  source: SQL,
-  event: { companyId: string; type: T; data: EventCatalogue[T]; occurredAt: Date },
-): { event: RecordedEvent; insert: SQL } {
+export function eventInsertFrom<T extends DomainEventType>(event: {
+  companyId: string;
+  type: T;
+  data: EventCatalogue[T];
+  occurredAt: Date;
+}): { event: RecordedEvent; text: (source: string, n: number) => string; values: unknown[] } {
   const row = { id: randomUUID(), ...event };
   return {
     event: row,
-    insert: sql`INSERT INTO events (id, company_id, type, data, occurred_at)
-      SELECT ${row.id}::uuid, ${row.companyId}::uuid, ${row.type}, ${JSON.stringify(row.data)}::jsonb, ${row.occurredAt.toISOString()}::timestamptz
-      FROM ${source}`,
+    text: (source, n) => `INSERT INTO events (id, company_id, type, data, occurred_at)
+      SELECT $${n}::uuid, $${n + 1}::uuid, $${n + 2}, $${n + 3}::jsonb, $${n + 4}::timestamptz FROM ${source}`,
+    values: [row.id, row.companyId, row.type, JSON.stringify(row.data), row.occurredAt.toISOString()],
   };
 }

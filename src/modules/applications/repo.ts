@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
-import { queryRows, queryStatement, type Db } from '../../db/client.ts';
+import { queryStatement, type Db } from '../../db/client.ts';
 import { selectList } from '../../db/select-list.ts';
 import type { CandidateSummaryView } from '../candidates/service.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
@@ -56,34 +56,33 @@ const APPLICATION_VERSION = `select ${selectList(applications, 'a')}, a.xmin::te
 
 /**
  * A status move in one statement (no transaction around it: one statement is atomic): the row is
- * moved only if it is still the version read, and then its history row and whatever `alsoInsert`
- * writes (the outbox event, given the CTE of the moved row) are written too; else nothing is.
- * The UPDATE takes the row lock; a concurrent move that commits first changes the version, so this
- * one then changes nothing (false) and the caller reads again. The kept-counts statement triggers
- * see one UPDATE of one row, as before.
+ * moved only if it is still the version read, and then its history row and what `also` writes
+ * (the outbox event, from the CTE of the moved row) are written too; else nothing is. The UPDATE
+ * takes the row lock; a concurrent move that commits first changes the version, so this one then
+ * changes nothing (false) and the caller reads again. The kept-counts statement triggers see one
+ * UPDATE of one row, as before. A fixed text, prepared once per connection (queryStatement):
+ * $1-$9 the move and its history row, `also`'s parameters from $10.
  */
 export async function moveApplicationIfVersion(
   db: Db,
-  input: { version: string; history: StatusHistoryRow; alsoInsert: (moved: SQL) => SQL },
+  input: { version: string; history: StatusHistoryRow; also: { text: (source: string, n: number) => string; values: unknown[] } },
 ): Promise<boolean> {
   const h = input.history;
-  const at = h.changedAt.toISOString();
-  const rows = await queryRows<{ moved: number }>(
-    db,
-    sql`
+  const text = `
       WITH moved AS (
-        UPDATE applications SET status = ${h.toStatus}, updated_at = ${at}::timestamptz
-        WHERE id = ${h.applicationId}::uuid AND company_id = ${h.companyId}::uuid AND xmin = ${input.version}::xid
+        UPDATE applications SET status = $1, updated_at = $2::timestamptz
+        WHERE id = $3::uuid AND company_id = $4::uuid AND xmin = $5::xid
         RETURNING id
       ),
       history AS (
         INSERT INTO application_status_history (id, company_id, application_id, from_status, to_status, reason, api_key_id, changed_at)
-        SELECT ${h.id}::uuid, ${h.companyId}::uuid, id, ${h.fromStatus}, ${h.toStatus}, ${h.reason}, ${h.apiKeyId}::uuid, ${at}::timestamptz
+        SELECT $6::uuid, $4::uuid, id, $7, $1, $8, $9::uuid, $2::timestamptz
         FROM moved
       ),
-      also AS (${input.alsoInsert(sql`moved`)})
-      SELECT count(*)::int AS moved FROM moved`,
-  );
+      also AS (${input.also.text('moved', 10)})
+      SELECT count(*)::int AS moved FROM moved`;
+  const values = [h.toStatus, h.changedAt.toISOString(), h.applicationId, h.companyId, input.version, h.id, h.fromStatus, h.reason, h.apiKeyId];
+  const rows = await queryStatement<{ moved: number }>(db, text, [...values, ...input.also.values]);
   return rows[0]?.moved === 1;
 }
 

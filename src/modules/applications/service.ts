@@ -181,7 +181,7 @@ export async function updateApplicationStatus(
       const moved = await moveApplicationIfVersion(ctx.db, {
         version: found.version,
         history: historyRow(principal, id, decision.from, decision.to, reason, now),
-        alsoInsert: (source) => eventInsertFrom(source, event).insert,
+        also: eventInsertFrom(event),
       });
       if (!moved) continue;
     }
