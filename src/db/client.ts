@@ -1,6 +1,6 @@
 // One database handle for both engines: PGlite (embedded, in ./data) when DATABASE_URL is unset,
 // PostgreSQL otherwise. Everything above this file sees only Drizzle and SQL.
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions, type Transaction } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -83,30 +83,37 @@ const STATEMENT_TYPES = {
 
 /**
  * Runs one fixed SQL text with `$1...` parameters, bypassing Drizzle's query builder: for the hot
- * read paths (list pages), where building the query cost more than running it. On PostgreSQL it is
- * a named prepared statement (parsed and planned once per pooled connection, then only bound and
- * run); on the embedded database a plain parameterized query. Values come back as the driver parses
- * them: timestamptz as Date, int4 as number, jsonb parsed, int8 and numeric as strings. Only on the
- * database itself, never inside a transaction (a transaction has no client of its own to reach).
- * `planOnce`: planned once per session, for statements whose best plan is the same whatever their
- * values (see statementPools).
+ * paths (list pages, status moves, the single listing), where building the query cost more than
+ * running it. On PostgreSQL it is a named prepared statement (parsed and planned once per
+ * connection, then only bound and run); on the embedded database a plain parameterized query.
+ * Values come back as the driver parses them: timestamptz as Date, int4 as number, jsonb parsed,
+ * int8 and numeric as strings. On the database it takes a pooled connection; inside a transaction
+ * it runs on the transaction's own connection. `planOnce`: planned once per session, for
+ * statements whose best plan is the same whatever their values (see statementPools; inside a
+ * transaction, on its connection as any other statement).
  */
 export async function queryStatement<T>(db: Db, text: string, values: unknown[], options: { planOnce?: boolean } = {}): Promise<T[]> {
-  const client = (db as { $client?: unknown }).$client;
-  if (client instanceof pg.Pool) {
+  const client = driverClientOf(db);
+  if (client instanceof pg.Pool || client instanceof pg.Client) {
     let name = statementNames.get(text);
     if (name === undefined) statementNames.set(text, (name = `s${statementNames.size}`));
-    const pool = (options.planOnce && statementPools.get(client)) || client;
-    return (await pool.query<T & pg.QueryResultRow>({ name, text, values, types: STATEMENT_TYPES })).rows;
+    const target = (client instanceof pg.Pool && options.planOnce && statementPools.get(client)) || client;
+    return (await target.query<T & pg.QueryResultRow>({ name, text, values, types: STATEMENT_TYPES })).rows;
   }
-  if (client instanceof PGlite) return (await client.query<T>(text, values)).rows;
-  throw new Error('queryStatement runs on the database only, not inside a transaction');
+  if (client instanceof PGlite || isPgliteTransaction(client)) return (await client.query<T>(text, values)).rows;
+  throw new Error('queryStatement: not a database handle of this app');
 }
 
-/** Whether queryStatement runs on this handle: the database itself, not a transaction. */
-export function runsStatements(db: Db): boolean {
-  const client = (db as { $client?: unknown }).$client;
-  return client instanceof pg.Pool || client instanceof PGlite;
+/**
+ * The driver's client behind a Drizzle handle: the database's pool (or PGlite), or, for a
+ * transaction, the connection (or PGlite transaction) it runs on, which Drizzle keeps on its session.
+ */
+function driverClientOf(db: Db): unknown {
+  return (db as { $client?: unknown }).$client ?? (db as unknown as { session?: { client?: unknown } }).session?.client;
+}
+
+function isPgliteTransaction(client: unknown): client is Transaction {
+  return typeof client === 'object' && client !== null && typeof (client as Transaction).query === 'function' && 'rollback' in client;
 }
 
 /**

@@ -46,6 +46,23 @@ describe.skipIf(!process.env.DATABASE_URL)('statements planned once (PostgreSQL)
   });
 });
 
+// The fixed statements also run inside a transaction (a demo seed moves applications in one): on
+// the transaction's own connection, seeing its uncommitted rows, values parsed as outside.
+describe('fixed statements in a transaction', () => {
+  it("run on the transaction's connection and answer what they answer outside", async () => {
+    const own = await t.tenant();
+    const id = await makeListing(t, own.companyId, 'DRAFT', 'Glazier');
+    const text = 'select id, position, created_at as "createdAt" from job_listings where company_id = $1 order by created_at';
+    const outside = await queryStatement<{ id: string; position: string; createdAt: Date }>(t.ctx.db, text, [own.companyId]);
+    const inside = await t.ctx.db.transaction(async (tx) => {
+      await queryRows(tx, sql`update job_listings set position = 'Roofer' where id = ${id}`);
+      return queryStatement<{ id: string; position: string; createdAt: Date }>(tx, text, [own.companyId]);
+    }).catch((error: unknown) => error);
+    expect(inside).toEqual([{ ...outside[0], position: 'Roofer' }]);
+    expect(outside[0].createdAt).toBeInstanceOf(Date);
+  });
+});
+
 // The candidates' search finds one company's matches in the index itself (migration 0022) and is
 // planned once per session: the same answers, whichever company searched first.
 describe("the candidates' search", () => {

@@ -1,7 +1,7 @@
 // SQL of the job listings module. Every query that starts from a request filters by company.
 import { and, asc, count, eq, gte, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { queryRows, queryStatement, runsStatements, type Db } from '../../db/client.ts';
+import { queryRows, queryStatement, type Db } from '../../db/client.ts';
 import { selectList } from '../../db/select-list.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
@@ -132,10 +132,9 @@ const LISTING_AGGREGATE = `select ${selectList(jobListings)}, ${new PgDialect().
 
 /**
  * The company's listing with its children in one statement, or undefined (also for another
- * company's id). Read outside a transaction (a single listing's GET, the listing an application
- * embeds) it is a fixed statement, prepared once per connection: building and planning it cost
- * more than running it (0.12-0.18 ms of planning for 0.05 of running). Locked, or in a
- * transaction, the query builder's.
+ * company's id). A fixed statement, prepared once per connection (queryStatement): building and
+ * planning it through the query builder cost more than running it (0.12-0.18 ms of planning for
+ * 0.05 of running); `lock` takes the listing's row lock for the caller's transaction.
  */
 export async function findJobListingAggregate(
   db: Db,
@@ -143,25 +142,13 @@ export async function findJobListingAggregate(
   id: string,
   options: { lock?: 'update' } = {},
 ): Promise<JobListingAggregate | undefined> {
-  let found: { listing: JobListingRow; children: unknown } | undefined;
-  if (!options.lock && runsStatements(db)) {
-    const [row] = await queryStatement<JobListingRow & { children: unknown }>(db, LISTING_AGGREGATE, [id, companyId]);
-    if (row) {
-      const { children, ...listing } = row;
-      found = { listing, children };
-    }
-  } else {
-    const query = db
-      .select({ listing: jobListings, children: sql<unknown>`${childrenJson(sql`= ${jobListings.id}`)}` })
-      .from(jobListings)
-      .where(and(eq(jobListings.id, id), eq(jobListings.companyId, companyId)))
-      .limit(1);
-    [found] = options.lock === 'update' ? await query.for('update') : await query;
-  }
+  const text = options.lock === 'update' ? `${LISTING_AGGREGATE} for update` : LISTING_AGGREGATE;
+  const [found] = await queryStatement<JobListingRow & { children: unknown }>(db, text, [id, companyId]);
   if (!found) return undefined;
+  const { children, ...listing } = found;
   const byListing = new Map<string, ListingChildren>([[id, { skills: [], benefits: [], hiringSteps: [], tags: [], requirements: [] }]]);
-  addChildren(byListing, found.children);
-  return { listing: found.listing, ...byListing.get(id)! };
+  addChildren(byListing, children);
+  return { listing, ...byListing.get(id)! };
 }
 
 export async function updateJobListingRow(
