@@ -49,14 +49,8 @@ export function toCandidateSummary(row: CandidateSummaryView): CandidateSummaryV
 }
 
 export function toCandidateView(row: CandidateRow): CandidateView {
-  // One literal (not the summary spread into another): built for every row of every page.
   return {
-    id: row.id,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    headline: row.headline,
-    email: row.email,
-    phone: row.phone,
+    ...toCandidateSummary(row),
     location: row.location,
     skills: row.skills,
     links: row.links,
