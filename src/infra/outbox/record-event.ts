@@ -33,22 +33,23 @@ export async function recordEvent<T extends DomainEventType>(
 
 /**
  * The same outbox write as part of one fixed statement (queryStatement), for a service that writes
- * its change and its event in one round trip: `text(source, n)` is an `INSERT INTO events ...
- * SELECT ... FROM <source>` to put in a data-modifying CTE, so the event is written only if
- * `source` (the change's RETURNING) has a row, and commits or rolls back with the change (one
- * statement is atomic on its own); `values` are its parameters, numbered from `n`.
+ * its change and its event in one round trip: an `INSERT INTO events ... SELECT ... FROM <source>`
+ * to put in a data-modifying CTE, so the event is written only if `source` (the change's RETURNING)
+ * has a row, and commits or rolls back with the change (one statement is atomic on its own). Its
+ * parameters are numbered from `n`; eventInsertValues gives them for one event. The text is the
+ * same for every event, so the statement around it can be built once.
  */
-export function eventInsertFrom<T extends DomainEventType>(event: {
+export function eventInsertText(source: string, n: number): string {
+  return `INSERT INTO events (id, company_id, type, data, occurred_at)
+      SELECT $${n}::uuid, $${n + 1}::uuid, $${n + 2}, $${n + 3}::jsonb, $${n + 4}::timestamptz FROM ${source}`;
+}
+
+/** The parameters of eventInsertText for one new event (its id made here). */
+export function eventInsertValues<T extends DomainEventType>(event: {
   companyId: string;
   type: T;
   data: EventCatalogue[T];
   occurredAt: Date;
-}): { event: RecordedEvent; text: (source: string, n: number) => string; values: unknown[] } {
-  const row = { id: randomUUID(), ...event };
-  return {
-    event: row,
-    text: (source, n) => `INSERT INTO events (id, company_id, type, data, occurred_at)
-      SELECT $${n}::uuid, $${n + 1}::uuid, $${n + 2}, $${n + 3}::jsonb, $${n + 4}::timestamptz FROM ${source}`,
-    values: [row.id, row.companyId, row.type, JSON.stringify(row.data), row.occurredAt.toISOString()],
-  };
+}): unknown[] {
+  return [randomUUID(), event.companyId, event.type, JSON.stringify(event.data), event.occurredAt.toISOString()];
 }

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import { queryStatement, type Db } from '../../db/client.ts';
 import { selectList } from '../../db/select-list.ts';
+import { eventInsertText } from '../../infra/outbox/record-event.ts';
 import type { CandidateSummaryView } from '../candidates/service.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
@@ -22,7 +23,7 @@ export async function findApplication(db: Db, companyId: string, id: string): Pr
  * The company's application, its row version (`xmin`, changed by every update of the row: a status
  * move decided on this read is written only if the row is still this version) and its candidate's
  * summary, in one fixed statement prepared once per connection (a status move's first read; the
- * query builder cost more than running it). Only on the database itself, not in a transaction.
+ * query builder cost more than running it).
  */
 export async function findApplicationVersion(
   db: Db,
@@ -31,13 +32,11 @@ export async function findApplicationVersion(
 ): Promise<{ row: ApplicationRow; version: string; candidate: CandidateSummaryView | undefined } | undefined> {
   const [found] = await queryStatement<ApplicationRow & { version: string } & CandidateColumns>(db, APPLICATION_VERSION, [companyId, id]);
   if (!found) return undefined;
-  const { version, cFirstName, cLastName, cHeadline, cEmail, cPhone, ...row } = found;
-  const candidate =
-    cEmail === null ? undefined : { id: row.candidateId, firstName: cFirstName, lastName: cLastName, headline: cHeadline, email: cEmail, phone: cPhone };
-  return { row, version, candidate };
+  const { version, cFirstName: _f, cLastName: _l, cHeadline: _h, cEmail: _e, cPhone: _p, ...row } = found;
+  return { row, version, candidate: candidateSummaryOf(found) };
 }
 
-/** A candidate's summary, selected beside an application (null when there is none). */
+/** A candidate's summary, selected beside an application as CANDIDATE_COLUMNS names it (null when there is none). */
 interface CandidateColumns {
   cFirstName: string;
   cLastName: string;
@@ -49,26 +48,19 @@ interface CandidateColumns {
 /** The summary columns of the candidate `c`, as CandidateColumns names them. */
 const CANDIDATE_COLUMNS = `c.first_name as "cFirstName", c.last_name as "cLastName", c.headline as "cHeadline", c.email as "cEmail", c.phone as "cPhone"`;
 
+/** The candidate's summary from its columns beside the application; undefined when it has none. */
+function candidateSummaryOf(row: CandidateColumns & { candidateId: string }): CandidateSummaryView | undefined {
+  if (row.cEmail === null) return undefined;
+  return { id: row.candidateId, firstName: row.cFirstName, lastName: row.cLastName, headline: row.cHeadline, email: row.cEmail, phone: row.cPhone };
+}
+
 /** findApplicationVersion's statement: $1 the company, $2 the application. */
 const APPLICATION_VERSION = `select ${selectList(applications, 'a')}, a.xmin::text as version, ${CANDIDATE_COLUMNS}
   from applications a left join candidates c on c.id = a.candidate_id and c.company_id = $1
   where a.company_id = $1 and a.id = $2`;
 
-/**
- * A status move in one statement (no transaction around it: one statement is atomic): the row is
- * moved only if it is still the version read, and then its history row and what `also` writes
- * (the outbox event, from the CTE of the moved row) are written too; else nothing is. The UPDATE
- * takes the row lock; a concurrent move that commits first changes the version, so this one then
- * changes nothing (false) and the caller reads again. The kept-counts statement triggers see one
- * UPDATE of one row, as before. A fixed text, prepared once per connection (queryStatement):
- * $1-$9 the move and its history row, `also`'s parameters from $10.
- */
-export async function moveApplicationIfVersion(
-  db: Db,
-  input: { version: string; history: StatusHistoryRow; also: { text: (source: string, n: number) => string; values: unknown[] } },
-): Promise<boolean> {
-  const h = input.history;
-  const text = `
+/** moveApplicationIfVersion's statement: $1-$9 the move and its history row, the outbox event's parameters from $10. */
+const MOVE_IF_VERSION = `
       WITH moved AS (
         UPDATE applications SET status = $1, updated_at = $2::timestamptz
         WHERE id = $3::uuid AND company_id = $4::uuid AND xmin = $5::xid
@@ -79,10 +71,24 @@ export async function moveApplicationIfVersion(
         SELECT $6::uuid, $4::uuid, id, $7, $1, $8, $9::uuid, $2::timestamptz
         FROM moved
       ),
-      also AS (${input.also.text('moved', 10)})
+      event AS (${eventInsertText('moved', 10)})
       SELECT count(*)::int AS moved FROM moved`;
+
+/**
+ * A status move in one statement (no transaction around it: one statement is atomic): the row is
+ * moved only if it is still the version read, and then its history row and its outbox event
+ * (`eventValues`: eventInsertValues of the event) are written too; else nothing is. The UPDATE
+ * takes the row lock; a concurrent move that commits first changes the version, so this one then
+ * changes nothing (false) and the caller reads again. The kept-counts statement triggers see one
+ * UPDATE of one row, as before. A fixed text, prepared once per connection (queryStatement).
+ */
+export async function moveApplicationIfVersion(
+  db: Db,
+  input: { version: string; history: StatusHistoryRow; eventValues: unknown[] },
+): Promise<boolean> {
+  const h = input.history;
   const values = [h.toStatus, h.changedAt.toISOString(), h.applicationId, h.companyId, input.version, h.id, h.fromStatus, h.reason, h.apiKeyId];
-  const rows = await queryStatement<{ moved: number }>(db, text, [...values, ...input.also.values]);
+  const rows = await queryStatement<{ moved: number }>(db, MOVE_IF_VERSION, [...values, ...input.eventValues]);
   return rows[0]?.moved === 1;
 }
 
@@ -167,21 +173,12 @@ export interface ApplicationFilters {
  */
 const DEEP_OFFSET = 2_000;
 
-const APPLICATION_COLUMNS = `id, company_id as "companyId", job_listing_id as "jobListingId", candidate_id as "candidateId", status,
-  source, cover_letter as "coverLetter", applied_at as "appliedAt", updated_at as "updatedAt"`;
+const APPLICATION_COLUMNS = selectList(applications);
 
 /** An application of a list page with its candidate's summary, read in the same statement. */
 export type ApplicationWithCandidateRow = ApplicationRow & { candidate: CandidateSummaryView };
 
-type NewestPageRow = ApplicationRow & {
-  total: number;
-  id: string | null;
-  cFirstName: string;
-  cLastName: string;
-  cHeadline: string | null;
-  cEmail: string;
-  cPhone: string | null;
-};
+type NewestPageRow = ApplicationRow & CandidateColumns & { total: number; id: string | null };
 
 /**
  * A newest-first page (unfiltered or by status), its kept total and each application's candidate
@@ -214,12 +211,11 @@ function newestPageStatement(filtered: boolean, shape: 'offset' | 'keyset' | 'de
   // Each candidate is looked up by its id (a lateral subquery, kept one by its `limit 1`): as a
   // plain join, a plan made without knowing the page's limit (planned once, the limit is a
   // parameter) read every candidate of the company and hashed them (40 ms instead of 0.2).
-  return `select t.total, p.*, c."cFirstName", c."cLastName", c."cHeadline", c."cEmail", c."cPhone" from
+  return `select t.total, p.*, c.* from
     (select coalesce(sum(n), 0)::int as total from company_counts
      where company_id = $1 and resource = 'applications' ${status}) t
     left join lateral (${rows}) p on true
-    left join lateral (select first_name as "cFirstName", last_name as "cLastName", headline as "cHeadline", email as "cEmail",
-        phone as "cPhone" from candidates where id = p."candidateId" and company_id = $1 limit 1) c on true
+    left join lateral (select ${CANDIDATE_COLUMNS} from candidates c where c.id = p."candidateId" and c.company_id = $1 limit 1) c on true
     order by p."appliedAt" desc, p.id desc`;
 }
 const NEWEST_PAGE = new Map(
@@ -246,7 +242,8 @@ async function newestPage(
   if (found[0].id === null) return { rows: [], total: found[0].total };
   // Each row built as one literal (a rest pattern copies every column, then a spread copies again).
   const rows = found.map((row): ApplicationWithCandidateRow => {
-    if (row.cEmail === null) throw new Error(`application ${row.id} has no candidate ${row.candidateId}`);
+    const candidate = candidateSummaryOf(row);
+    if (!candidate) throw new Error(`application ${row.id} has no candidate ${row.candidateId}`);
     return {
       id: row.id!,
       companyId: row.companyId,
@@ -257,7 +254,7 @@ async function newestPage(
       coverLetter: row.coverLetter,
       appliedAt: row.appliedAt,
       updatedAt: row.updatedAt,
-      candidate: { id: row.candidateId, firstName: row.cFirstName, lastName: row.cLastName, headline: row.cHeadline, email: row.cEmail, phone: row.cPhone },
+      candidate,
     };
   });
   return { rows, total: found[0].total };

@@ -15,7 +15,7 @@ import {
 } from '../candidates/service.ts';
 import type { ImportCandidatesBody } from '../candidates/schemas.ts';
 import { getJobListing, type JobListingView, type LanguageOptions } from '../job-listings/service.ts';
-import { eventInsertFrom, recordEvent } from '../../infra/outbox/record-event.ts';
+import { eventInsertValues, recordEvent } from '../../infra/outbox/record-event.ts';
 import { addCandidatesToPipeline, assertListingAcceptsApplications, enterPipeline } from './pipeline.ts';
 import {
   findApplication,
@@ -181,7 +181,7 @@ export async function updateApplicationStatus(
       const moved = await moveApplicationIfVersion(ctx.db, {
         version: found.version,
         history: historyRow(principal, id, decision.from, decision.to, reason, now),
-        also: eventInsertFrom(event),
+        eventValues: eventInsertValues(event),
       });
       if (!moved) continue;
     }
