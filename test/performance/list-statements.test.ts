@@ -110,5 +110,15 @@ describe('timestamps of list pages', () => {
       const one = (await t.app.inject({ url: `/public/v1/job-listings/${id}`, headers: own.headers })).json();
       expect(one.createdAt).toBe(createdAt);
     }
+    // The instants too: a cursor carries each page's last createdAt, and paging by it one listing at
+    // a time meets every listing once, in the same order.
+    const walked: string[] = [];
+    for (let cursor: string | undefined, pages = 0; pages === 0 || (cursor && pages < 10); pages++) {
+      const url = `/public/v1/job-listings?size=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const one = (await t.app.inject({ url, headers: own.headers })).json();
+      walked.push(...one.data.map((item: { id: string }) => item.id));
+      cursor = one.pagination.nextCursor;
+    }
+    expect(walked).toEqual(listed.map(([id]: string[]) => id));
   });
 });
