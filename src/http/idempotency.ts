@@ -84,12 +84,13 @@ export function withIdempotencyFence(db: Db, clock: Clock): Db {
 export function registerIdempotency(app: FastifyInstance, ctx: ServiceContext, options: { leaseMs: number }): void {
   app.decorateRequest('idempotencyClaim', null);
 
-  // Every request gets its own slot; the callback form keeps the rest of the request inside it.
-  app.addHook('onRequest', (_request, _reply, done) => requestClaims.run({}, done));
-
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
     if (!route.config?.auth || !methods.includes('POST')) return;
+    // Every request that may claim a key gets its own slot (the callback form keeps the rest of the
+    // request inside it); any other request runs its transactions unfenced, as a slot without a
+    // claim would.
+    route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), (_request, _reply, done) => requestClaims.run({}, done)];
     const schema = (route.schema ?? {}) as Record<string, unknown>;
     // New objects rather than edits in place: routes share header schemas (Accept-Language), and a
     // GET sharing this one must not document an Idempotency-Key it ignores.
@@ -159,13 +160,16 @@ export function registerIdempotency(app: FastifyInstance, ctx: ServiceContext, o
     ];
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook: most answers hold no claim, and pass without a promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
     const claim = request.idempotencyClaim;
-    if (!claim) return payload;
+    if (!claim) return done(null, payload);
     request.idempotencyClaim = null;
-    if (reply.statusCode >= 500) await releaseIdempotencyKey(ctx.db, claim);
-    else await completeIdempotencyKey(ctx.db, claim, reply.statusCode, String(payload ?? ''));
-    return payload;
+    const settled =
+      reply.statusCode >= 500
+        ? releaseIdempotencyKey(ctx.db, claim)
+        : completeIdempotencyKey(ctx.db, claim, reply.statusCode, String(payload ?? ''));
+    settled.then(() => done(null, payload), done);
   });
 
   app.addHook('onRequestAbort', async (request) => {

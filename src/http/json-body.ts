@@ -52,14 +52,15 @@ export function registerJsonBody(app: FastifyInstance): void {
     },
   );
 
-  app.addHook('preParsing', async (request, _reply, payload) => {
+  // A callback hook: most requests are not compressed, and pass without a promise.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
     const encoding = request.headers['content-encoding']?.trim().toLowerCase();
-    if (!encoding || encoding === 'identity') return payload;
+    if (!encoding || encoding === 'identity') return done(null, payload);
     // Without a body the header describes nothing (a GET, a body-less POST): nothing to refuse.
     const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
-    if (!hasBody) return payload;
+    if (!hasBody) return done(null, payload);
     if (encoding !== 'gzip' && encoding !== 'x-gzip') {
-      throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding must be gzip or identity');
+      return done(new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding must be gzip or identity'), undefined);
     }
     const gunzip = createGunzip() as ReturnType<typeof createGunzip> & { receivedEncodedLength: number };
     // Fastify compares Content-Length with the bytes received, which are the encoded ones.
@@ -72,6 +73,6 @@ export function registerJsonBody(app: FastifyInstance): void {
     // it (a content type it refuses with 415), a decoding error would have no listener and crash
     // the process: this one keeps it an ignored error of a body nobody wanted.
     gunzip.on('error', () => {});
-    return payload.pipe(gunzip);
+    done(null, payload.pipe(gunzip));
   });
 }
