@@ -303,6 +303,8 @@ describe('security headers', () => {
       ['/no/such/route', {}],
       ['/healthz', {}],
       ['/openapi.json', {}],
+      // Answered by the OAuth provider on the raw response, past Fastify's reply.
+      ['/oauth2/.well-known/openid-configuration', {}],
     ] as const) {
       const res = await t.app.inject({ url, headers });
       expect(res.headers['x-content-type-options'], url).toBe('nosniff');
