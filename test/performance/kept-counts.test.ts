@@ -31,6 +31,7 @@ type Op =
   | { kind: 'move'; application: number; status: string }
   | { kind: 'import'; listing: number | null; people: number[] }
   | { kind: 'eraseCandidate' | 'deleteCandidate'; person: number }
+  | { kind: 'correctAppliedAt'; applications: number[]; days: number }
   | { kind: 'nextDay'; days: number }
   | { kind: 'compact' };
 
@@ -48,6 +49,14 @@ const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('eraseCandidate' as const, 'deleteCandidate' as const), person: fc.nat(30) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('correctAppliedAt' as const),
+      applications: fc.uniqueArray(fc.nat(60), { minLength: 1, maxLength: 5 }),
+      days: fc.integer({ min: 1, max: 3 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('nextDay' as const), days: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'compact' as const }) },
 );
@@ -132,6 +141,20 @@ async function apply(t: TestApp, tenant: Tenant, seen: Seen, op: Op): Promise<vo
         await tx.execute(sql`delete from candidates where company_id = ${tenant.companyId} and lower(email) = ${email}`);
       });
       return;
+    case 'correctAppliedAt': {
+      // An operator's correction of submission times: several applications in one UPDATE, so the
+      // kept counts' update trigger runs for many rows of one statement (no API operation does).
+      // Rows locked in id order first, so concurrent corrections cannot deadlock.
+      const ids = [...new Set(op.applications.map((n) => pick(seen.applications, n)).filter((id) => id !== undefined))];
+      if (ids.length === 0) return;
+      await t.database.db.transaction(async (tx) => {
+        const list = sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `);
+        await tx.execute(sql`select id from applications where company_id = ${tenant.companyId} and id in (${list}) order by id for update`);
+        await tx.execute(sql`update applications set applied_at = applied_at - make_interval(days => ${op.days})
+          where company_id = ${tenant.companyId} and id in (${list})`);
+      });
+      return;
+    }
     case 'nextDay':
       t.clock.advance(op.days * DAY_MS);
       return;
@@ -244,6 +267,23 @@ describe('kept counts and aggregates equal a recomputation', () => {
       { numRuns: 5 },
     );
   }, 300_000);
+
+  it('after one statement updating several applications (moves are counted per row)', async () => {
+    const tenant = await t.tenant();
+    const seen: Seen = { listings: [], applications: [] };
+    const ops: Op[] = [
+      { kind: 'createListing' },
+      { kind: 'publish', listing: 0 },
+      ...[0, 1, 2, 3].map((person): Op => ({ kind: 'submit', listing: 0, person })),
+      { kind: 'move', application: 1, status: 'HIRED' },
+      { kind: 'nextDay', days: 1 },
+      { kind: 'submit', listing: 0, person: 4 },
+      { kind: 'correctAppliedAt', applications: [0, 1, 4], days: 2 },
+    ];
+    for (const op of ops) await apply(t, tenant, seen, op);
+    expect(seen.applications).toHaveLength(5);
+    await expectKeptEqualsRecomputed(t, tenant);
+  });
 
   it('are folded by the scheduled work (run by the worker, or by the server with the embedded database)', async () => {
     const tenant = await t.tenant();

@@ -79,8 +79,8 @@ const MOVE_IF_VERSION = `
  * moved only if it is still the version read, and then its history row and its outbox event
  * (`eventValues`: eventInsertValues of the event) are written too; else nothing is. The UPDATE
  * takes the row lock; a concurrent move that commits first changes the version, so this one then
- * changes nothing (false) and the caller reads again. The kept-counts statement triggers see one
- * UPDATE of one row, as before. A fixed text, prepared once per connection (queryStatement).
+ * changes nothing (false) and the caller reads again. The kept counts are written by the row's
+ * update trigger in the same statement. A fixed text, prepared once per connection (queryStatement).
  */
 export async function moveApplicationIfVersion(
   db: Db,
