@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../shared/errors.ts';
 import type { Principal, ServiceContext } from '../shared/context.ts';
-import { authenticateApiKey } from '../modules/api-keys/service.ts';
+import { apiKeyHash, authenticateApiKey } from '../modules/api-keys/service.ts';
 import { authenticateAccessToken } from '../modules/oauth/service.ts';
 import type { Scope } from '../modules/api-keys/scopes.ts';
 import { errorResponses } from './error-envelope.ts';
@@ -26,6 +26,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /** apiKeyHashOf's answer, once it was asked. */
+    apiKeyHash: string | null;
   }
 }
 
@@ -48,6 +50,24 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
+/** The X-API-Key header's value (the first, if sent more than once); undefined when absent or empty. */
+function sentApiKey(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-api-key'];
+  return (Array.isArray(header) ? header[0] : header) || undefined;
+}
+
+/**
+ * The SHA-256 of the request's API key, computed once a request: the rate limit names the caller's
+ * counter by it, then authentication looks the key up by it. Undefined when no key was sent.
+ */
+export function apiKeyHashOf(request: FastifyRequest): string | undefined {
+  if (request.apiKeyHash !== null) return request.apiKeyHash;
+  const key = sentApiKey(request);
+  if (key === undefined) return undefined;
+  request.apiKeyHash = apiKeyHash(key);
+  return request.apiKeyHash;
+}
+
 /** The caller, synchronously when its credential is already known (a cached API key). */
 function principalFor(ctx: ServiceContext, auth: RouteAuth, request: FastifyRequest): Principal | Promise<Principal> {
   const authorization = request.headers.authorization;
@@ -59,8 +79,7 @@ function principalFor(ctx: ServiceContext, auth: RouteAuth, request: FastifyRequ
   if (auth.bearerOnly) {
     throw new UnauthorizedError('Missing access token: send a signed-in user\'s token as Authorization: Bearer <token>');
   }
-  const header = request.headers['x-api-key'];
-  return authenticateApiKey(ctx, Array.isArray(header) ? header[0] : header);
+  return authenticateApiKey(ctx, sentApiKey(request), apiKeyHashOf(request));
 }
 
 /** What the route asks of the caller beyond being known: first party, scope, role. */
@@ -138,6 +157,7 @@ function noteOf(auth: RouteAuth): string {
 
 export function registerAuth(app: FastifyInstance, ctx: ServiceContext): void {
   app.decorateRequest('principal', null);
+  app.decorateRequest('apiKeyHash', null);
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
     if (!auth) return;

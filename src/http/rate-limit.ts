@@ -6,10 +6,10 @@
 // of its own above, so without this a client could try keys forever, each costing a database
 // lookup. Past the limit an address gets 429 before any lookup, whatever key it sends, until the
 // window ends. The client address is the socket's unless TRUST_PROXY names the proxy in front.
-import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.ts';
 import { DomainError } from '../shared/errors.ts';
+import { apiKeyHashOf } from './auth.ts';
 import { RateLimitStoreUnavailableError, type RateLimitStore, type WindowCount } from './rate-limit-store.ts';
 
 const WINDOW_MS = 60_000;
@@ -95,12 +95,9 @@ export function registerRateLimit(
     // First in line: a flood of bad keys is limited before any database lookup.
     route.onRequest = [
       (request, reply, done) => {
-        const key = request.headers['x-api-key'];
         // Only a hash of the key is kept as the counter name: no secret in Redis.
-        const caller =
-          typeof key === 'string' && key.length > 0
-            ? `key:${hash('sha256', key, 'hex').slice(0, 32)}`
-            : `ip:${request.ip}`;
+        const keyHash = apiKeyHashOf(request);
+        const caller = keyHash ? `key:${keyHash.slice(0, 32)}` : `ip:${request.ip}`;
         withWindow(request, () => store.hit(caller, WINDOW_MS, clock.now().getTime()), (window) => done(window && limit(reply, window)));
       },
       ...existing,

@@ -147,8 +147,14 @@ function keyCache(ctx: ServiceContext): KeyCache<ApiKeyRow> | undefined {
   return cache;
 }
 
+/** The SHA-256 (hex) of an API key: what is stored of it, and how it is looked up. */
+export function apiKeyHash(rawKey: string): string {
+  return hashApiKey(rawKey);
+}
+
 /**
- * Resolves an X-API-Key header to the calling company. Keys are cached per process (see
+ * Resolves an X-API-Key header to the calling company (`keyHash`: apiKeyHash of it, when the caller
+ * has it already). Keys are cached per process (see
  * key-cache.ts): any change to a key is announced at its commit and drops every server's cache, so
  * a revoked key fails on its very next request on every server process.
  *
@@ -156,9 +162,13 @@ function keyCache(ctx: ServiceContext): KeyCache<ApiKeyRow> | undefined {
  * Principal, not a promise): that is nearly every request, and each promise and microtask turn on
  * that path showed in the authenticated request's cost. Errors are thrown either way.
  */
-export function authenticateApiKey(ctx: ServiceContext, rawKey: string | undefined): Principal | Promise<Principal> {
-  if (!rawKey) throw new UnauthorizedError('Missing API key: send it in the X-API-Key header');
-  const hash = hashApiKey(rawKey);
+export function authenticateApiKey(
+  ctx: ServiceContext,
+  rawKey: string | undefined,
+  keyHash: string | undefined = rawKey && hashApiKey(rawKey),
+): Principal | Promise<Principal> {
+  if (!rawKey || !keyHash) throw new UnauthorizedError('Missing API key: send it in the X-API-Key header');
+  const hash = keyHash;
   const now = ctx.clock.now();
   const cache = keyCache(ctx);
   // A cached key was well formed when it was first read (its hash matched a stored key).
