@@ -513,6 +513,38 @@ describe('the worker loop', () => {
     }
   });
 
+  // PGlite serves one transaction at a time: nothing commits beside anything there.
+  it.skipIf(!process.env.DATABASE_URL)('finds an event committed beside the notifying commit, which sent no notification of its own', async () => {
+    const tenant = await t.tenant();
+    await subscribe(tenant, ['application.created'], '/beside');
+    const loop = runWebhookWorkerLoop(deps(), { pollMs: 60_000, notifications: t.ctx.notifications });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // A transaction committing holds the notifier's lock (migration 0024)...
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let taken!: () => void;
+      const lockTaken = new Promise<void>((resolve) => (taken = resolve));
+      const notifier = t.ctx.db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('events_recorded'), 0)`);
+        taken();
+        await released;
+      });
+      await lockTaken;
+      // ...its notification wakes the loop, which fans out and finds nothing yet...
+      await t.ctx.db.execute(sql`select pg_notify('events_recorded', '')`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // ...then an event commits beside it: its transaction cannot take the lock, so it notifies no one.
+      await emit(tenant.companyId, 'application.created', { n: 1 });
+      release();
+      await notifier;
+      // Without the rechecks after a wake it would wait for the poll: a minute.
+      await eventually(() => requestsTo('/beside').length === 1, 10_000, 'the delivery');
+    } finally {
+      await loop.stop();
+    }
+  });
+
   it('delivers on its own while running, and stop() lets the send in flight finish', async () => {
     const tenant = await t.tenant();
     const sub = await subscribe(tenant, ['application.created'], '/loop');

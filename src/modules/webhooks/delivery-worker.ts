@@ -359,9 +359,17 @@ export interface WebhookWorker {
 
 export interface LoopOptions {
   pollMs: number;
-  /** Wakes the loop when an outbox event is committed (NOTIFY events_recorded, migration 0016). */
+  /** Wakes the loop when an outbox event is committed (NOTIFY events_recorded, migrations 0016 and 0024). */
   notifications?: ServiceContext['notifications'];
 }
+
+/**
+ * After a fan-out woken by a notification, the fan-outs that follow if nothing else wakes the loop,
+ * each this long after the one before: of the transactions committing at the same moment only one
+ * notifies (migration 0024), and the others' events may become visible just after the woken
+ * fan-out read. Their commits end within a WAL flush of the notifier's.
+ */
+const RECHECKS_MS = [10, 50, 250];
 
 /**
  * The long-running loop: keeps up to `concurrency` sends in flight, polls when idle. Fan-out runs
@@ -375,6 +383,9 @@ export function runWebhookWorkerLoop(deps: WorkerDeps, options: LoopOptions): We
   let signalled = false;
   /** The last fan-out took a full batch: more may be waiting. */
   let moreToFanOut = true;
+  /** The rechecks (RECHECKS_MS) left since the last notification; one is due after its pause. */
+  let rechecks: number[] = [];
+  let recheckDue = false;
   let lastFanOut = 0;
   const inFlight = new Set<Promise<void>>();
   // Woken by the commit of each outbox write, a delivery leaves within milliseconds; the poll
@@ -383,6 +394,7 @@ export function runWebhookWorkerLoop(deps: WorkerDeps, options: LoopOptions): We
     ?.listen('events_recorded', {
       onMessage: () => {
         signalled = true;
+        rechecks = [...RECHECKS_MS];
         wake?.();
       },
       onState: () => {
@@ -420,8 +432,9 @@ export function runWebhookWorkerLoop(deps: WorkerDeps, options: LoopOptions): We
           inFlight.add(send);
         };
         let claimedWithFanOut = false;
-        if (signalled || moreToFanOut || performance.now() - lastFanOut >= options.pollMs) {
+        if (signalled || recheckDue || moreToFanOut || performance.now() - lastFanOut >= options.pollMs) {
           signalled = false;
+          recheckDue = false;
           lastFanOut = performance.now();
           const { handled, claimed } = await fanOut(deps, FAN_OUT_BATCH, { deps, slots: deps.concurrency - inFlight.size });
           moreToFanOut = handled >= FAN_OUT_BATCH;
@@ -435,7 +448,11 @@ export function runWebhookWorkerLoop(deps: WorkerDeps, options: LoopOptions): We
         deps.log.error({ err: error }, 'webhook worker pass failed');
       }
       if (stopped) break;
-      if ((!progressed && !signalled && !moreToFanOut) || inFlight.size >= deps.concurrency) await pause(options.pollMs);
+      if ((!progressed && !signalled && !moreToFanOut) || inFlight.size >= deps.concurrency) {
+        const recheck = rechecks.shift();
+        await pause(recheck ?? options.pollMs);
+        recheckDue = recheck !== undefined;
+      }
     }
     // Each send settles once its outcome is written.
     await Promise.allSettled([...inFlight]);
