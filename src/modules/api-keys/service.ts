@@ -148,15 +148,13 @@ function keyCache(ctx: ServiceContext): KeyCache<ApiKeyRow> | undefined {
 }
 
 /** The SHA-256 (hex) of an API key: what is stored of it, and how it is looked up. */
-export function apiKeyHash(rawKey: string): string {
-  return hashApiKey(rawKey);
-}
+export const apiKeyHash = hashApiKey;
 
 /**
- * Resolves an X-API-Key header to the calling company (`keyHash`: apiKeyHash of it, when the caller
- * has it already). Keys are cached per process (see
- * key-cache.ts): any change to a key is announced at its commit and drops every server's cache, so
- * a revoked key fails on its very next request on every server process.
+ * Resolves an X-API-Key header to the calling company (`keyHash`: its apiKeyHash, when the caller
+ * has it already). Keys are cached per process (see key-cache.ts): any change to a key is announced
+ * at its commit and drops every server's cache, so a revoked key fails on its very next request on
+ * every server process.
  *
  * A key found in the cache whose use this minute is already recorded is answered synchronously (a
  * Principal, not a promise): that is nearly every request, and each promise and microtask turn on
@@ -168,14 +166,13 @@ export function authenticateApiKey(
   keyHash: string | undefined = rawKey && hashApiKey(rawKey),
 ): Principal | Promise<Principal> {
   if (!rawKey || !keyHash) throw new UnauthorizedError('Missing API key: send it in the X-API-Key header');
-  const hash = keyHash;
   const now = ctx.clock.now();
   const cache = keyCache(ctx);
   // A cached key was well formed when it was first read (its hash matched a stored key).
-  const cached = cache?.get(hash, now.getTime());
+  const cached = cache?.get(keyHash, now.getTime());
   if (cached && cached.lastUsedAt !== null && cached.lastUsedAt >= startOfMinute(now)) return principalOfKey(cached, now);
   if (!cached && !isWellFormedApiKey(rawKey)) throw new UnauthorizedError('Invalid API key');
-  return readAndTouchApiKey(ctx, cache, cached, hash, now);
+  return readAndTouchApiKey(ctx, cache, cached, keyHash, now);
 }
 
 async function readAndTouchApiKey(
