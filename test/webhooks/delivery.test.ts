@@ -533,7 +533,7 @@ describe('the worker loop', () => {
       await lockTaken;
       // ...its notification wakes the loop, which fans out and finds nothing yet...
       await t.ctx.db.execute(sql`select pg_notify('events_recorded', '')`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 20));
       // ...then an event commits beside it: its transaction cannot take the lock, so it notifies no one.
       await emit(tenant.companyId, 'application.created', { n: 1 });
       release();
