@@ -46,6 +46,25 @@ describe.skipIf(!process.env.DATABASE_URL)('statements planned once (PostgreSQL)
   });
 });
 
+describe('fixed statements answer rows named by their columns', () => {
+  it('a later column of the same name wins, and __proto__ is a column like any other', async () => {
+    const text = `select 1 as a, 2 as b, 3 as a, 'x' as "__proto__", $1::text as "c d" union all select 4, 5, 6, 'y', $1`;
+    // Twice: the first answer builds the statement's row shape, the second reuses it.
+    for (let i = 0; i < 2; i++) {
+      const rows = await queryStatement<Record<string, unknown>>(t.ctx.db, text, ['"quoted"']);
+      expect(rows.map((row) => ({ ...row }))).toEqual([
+        { a: 3, b: 2, ['__proto__']: 'x', 'c d': '"quoted"' },
+        { a: 6, b: 5, ['__proto__']: 'y', 'c d': '"quoted"' },
+      ]);
+      expect(rows.map((row) => Object.keys(row))).toEqual([
+        ['a', 'b', '__proto__', 'c d'],
+        ['a', 'b', '__proto__', 'c d'],
+      ]);
+      for (const row of rows) expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    }
+  });
+});
+
 // The fixed statements also run inside a transaction (a demo seed moves applications in one): on
 // the transaction's own connection, seeing its uncommitted rows, values parsed as outside.
 describe('fixed statements in a transaction', () => {
