@@ -90,17 +90,17 @@ const STATEMENT_TYPES = {
     oid === TIMESTAMPTZ && format !== 'binary' ? parseUtcTimestamptz : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-/** A fixed statement's row builder by its text: its columns are the same on every run. */
-const rowBuilders = new Map<string, (values: unknown[]) => unknown>();
+/** A fixed statement's row builder by its text, with the column names it was made for. */
+const rowBuilders = new Map<string, { names: string[]; build: (values: unknown[]) => unknown }>();
 
 /**
  * Builds a row object from the driver's array of values, as one object literal with the columns'
  * names: every row of a statement gets the same shape at once. pg builds each row by copying a
  * template and storing each column by its name, read afresh from every answer, and code reading
  * those rows ran slower (with this, ~7-14% less server CPU a listings page, ~13-18% a candidates
-page, in alternating rounds). A
- * later column of the same name wins, as with pg's objects; a name that an object literal would
- * not store as a plain property (`__proto__`) keeps the property-by-property build.
+ * page, in alternating rounds). A later column of the same name wins, as with pg's objects; a name
+ * that an object literal would not store as a plain property (`__proto__`) keeps the
+ * property-by-property build.
  */
 function rowBuilderFor(names: string[]): (values: unknown[]) => unknown {
   if (names.includes('__proto__')) {
@@ -113,6 +113,16 @@ function rowBuilderFor(names: string[]): (values: unknown[]) => unknown {
   const properties = names.map((name, i) => `${JSON.stringify(name)}: values[${i}]`).join(', ');
   // The names are the statement's own columns, each written as a JSON string literal.
   return new Function('values', `return { ${properties} };`) as (values: unknown[]) => unknown;
+}
+
+/** The builder for this answer's columns: made again if they are not the ones it was made for (a `*` after a migration). */
+function rowBuilderOf(text: string, fields: Array<{ name: string }>): (values: unknown[]) => unknown {
+  const known = rowBuilders.get(text);
+  if (known && known.names.length === fields.length && fields.every((field, i) => field.name === known.names[i])) return known.build;
+  const names = fields.map((field) => field.name);
+  const build = rowBuilderFor(names);
+  rowBuilders.set(text, { names, build });
+  return build;
 }
 
 /**
@@ -133,9 +143,7 @@ export async function queryStatement<T>(db: Db, text: string, values: unknown[],
     if (name === undefined) statementNames.set(text, (name = `s${statementNames.size}`));
     const target = (client instanceof pg.Pool && options.planOnce && statementPools.get(client)) || client;
     const result = await target.query<unknown[]>({ name, text, values, types: STATEMENT_TYPES, rowMode: 'array' });
-    let build = rowBuilders.get(text);
-    if (build === undefined) rowBuilders.set(text, (build = rowBuilderFor(result.fields.map((field) => field.name))));
-    return result.rows.map(build) as T[];
+    return result.rows.map(rowBuilderOf(text, result.fields)) as T[];
   }
   if (client instanceof PGlite || isPgliteTransaction(client)) return (await client.query<T>(text, values)).rows;
   throw new Error('queryStatement: not a database handle of this app');
