@@ -22,7 +22,16 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
 /** The extensions the migrations create (btree_gin: the candidates' search index); PGlite must load them. */
 export const EMBEDDED_EXTENSIONS: PGliteOptions['extensions'] = { btree_gin };
 
-const statementNames = new Map<string, string>();
+/** A fixed statement (queryStatement): its prepared statement's name, and its row builder once made. */
+interface FixedStatement {
+  name: string;
+  /** The column names `build` was made for. */
+  columns: string[];
+  build: ((values: unknown[]) => unknown) | undefined;
+}
+
+/** The fixed statements run so far, by their text. */
+const fixedStatements = new Map<string, FixedStatement>();
 
 /**
  * Each PostgreSQL pool's companion for statements run with `planOnce`: its sessions plan a prepared
@@ -90,9 +99,6 @@ const STATEMENT_TYPES = {
     oid === TIMESTAMPTZ && format !== 'binary' ? parseUtcTimestamptz : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-/** A fixed statement's row builder by its text, with the column names it was made for. */
-const rowBuilders = new Map<string, { names: string[]; build: (values: unknown[]) => unknown }>();
-
 /**
  * Builds a row object from the driver's array of values, as one object literal with the columns'
  * names: every row of a statement gets the same shape at once. pg builds each row by copying a
@@ -115,14 +121,13 @@ function rowBuilderFor(names: string[]): (values: unknown[]) => unknown {
   return new Function('values', `return { ${properties} };`) as (values: unknown[]) => unknown;
 }
 
-/** The builder for this answer's columns: made again if they are not the ones it was made for (a `*` after a migration). */
-function rowBuilderOf(text: string, fields: Array<{ name: string }>): (values: unknown[]) => unknown {
-  const known = rowBuilders.get(text);
-  if (known && known.names.length === fields.length && fields.every((field, i) => field.name === known.names[i])) return known.build;
-  const names = fields.map((field) => field.name);
-  const build = rowBuilderFor(names);
-  rowBuilders.set(text, { names, build });
-  return build;
+/** The statement's builder for this answer's columns: made again if they are not the ones it was made for (a `*` after a migration). */
+function rowBuilderOf(statement: FixedStatement, fields: Array<{ name: string }>): (values: unknown[]) => unknown {
+  const { columns, build } = statement;
+  if (build && columns.length === fields.length && fields.every((field, i) => field.name === columns[i])) return build;
+  statement.columns = fields.map((field) => field.name);
+  statement.build = rowBuilderFor(statement.columns);
+  return statement.build;
 }
 
 /**
@@ -139,11 +144,11 @@ function rowBuilderOf(text: string, fields: Array<{ name: string }>): (values: u
 export async function queryStatement<T>(db: Db, text: string, values: unknown[], options: { planOnce?: boolean } = {}): Promise<T[]> {
   const client = driverClientOf(db);
   if (client instanceof pg.Pool || client instanceof pg.Client) {
-    let name = statementNames.get(text);
-    if (name === undefined) statementNames.set(text, (name = `s${statementNames.size}`));
+    let statement = fixedStatements.get(text);
+    if (statement === undefined) fixedStatements.set(text, (statement = { name: `s${fixedStatements.size}`, columns: [], build: undefined }));
     const target = (client instanceof pg.Pool && options.planOnce && statementPools.get(client)) || client;
-    const result = await target.query<unknown[]>({ name, text, values, types: STATEMENT_TYPES, rowMode: 'array' });
-    return result.rows.map(rowBuilderOf(text, result.fields)) as T[];
+    const result = await target.query<unknown[]>({ name: statement.name, text, values, types: STATEMENT_TYPES, rowMode: 'array' });
+    return result.rows.map(rowBuilderOf(statement, result.fields)) as T[];
   }
   if (client instanceof PGlite || isPgliteTransaction(client)) return (await client.query<T>(text, values)).rows;
   throw new Error('queryStatement: not a database handle of this app');
