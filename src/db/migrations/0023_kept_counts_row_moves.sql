@@ -3,9 +3,9 @@
 -- one row at a time (a status move, an erasure), and for one row the statement triggers cost more
 -- than the work they do: capturing both transition tables, joining them four times, and starting
 -- five statements' executors, about 460,000 of a move's 1,590,000 PostgreSQL instructions; the row
--- trigger below costs about 200,000 (callgrind, docs/decisions.md "Instruction counts beside rates"). What is
--- counted does not change: a row whose status changed moves one unit from its old status to its
--- new one in company_counts; a row whose (status, applied_at, furthest_stage) changed moves one unit
+-- trigger below costs about 200,000 (callgrind, docs/decisions.md "Instruction counts beside
+-- rates"). What is counted does not change: a row whose status changed moves one unit from its old
+-- status to its new one in company_counts; a row whose (status, applied_at, furthest_stage) changed moves one unit
 -- between its daily-aggregate keys; application_hires follows moves into and out of HIRED, and now
 -- also a HIRED row's corrected submission time (its days to hire). A bulk UPDATE of many rows (no
 -- API operation makes one) appends two delta rows per row and key; the compaction folds them as it
