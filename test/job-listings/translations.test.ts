@@ -89,6 +89,8 @@ describe('translations', () => {
       ['it', 'en', FULL.position], // nothing in Italian: the original
       ['en-GB, de;q=0.5', 'en', FULL.position], // the source language itself
       ['*', 'en', FULL.position],
+      ['*, de', 'en', FULL.position], // the first range that anything serves wins
+      ['en, de', 'en', FULL.position],
       ['not a language', 'en', FULL.position],
     ];
     for (const [acceptLanguage, language, position] of cases) {

@@ -53,7 +53,9 @@ export async function presentJobListing(
 ): Promise<PresentedJobListing> {
   const source = aggregate.listing.language;
   const ranges = lookupCandidates(options.acceptLanguage);
-  if (ranges.length === 0) return { listing: toJobListingView(aggregate), language: source };
+  // A first range that the original serves (`*`, which fetch clients send by default, or the
+  // source language) chooses it whatever is stored: no need to ask which languages are.
+  if (ranges.length === 0 || ranges[0] === '*' || covers(ranges[0], source)) return { listing: toJobListingView(aggregate), language: source };
   const chosen = chooseLanguage(ranges, source, await translationLanguages(ctx.db, aggregate.listing.id));
   if (!chosen) return { listing: toJobListingView(aggregate), language: source };
   const lookup = new TranslationLookup(await findTranslations(ctx.db, [aggregate.listing.id], { languages: [chosen] }));
