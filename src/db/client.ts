@@ -9,6 +9,7 @@ import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
 import type { PoolStats } from '../shared/metrics.ts';
 import { lockDataDir } from './embedded-lock.ts';
+import { readArrayAnswersWithoutTemplate } from './pg-array-answers.ts';
 
 /** A Drizzle database or transaction: repos accept either. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -319,6 +320,7 @@ async function openPostgres(databaseUrl: string, poolSize: number, timeouts: Dat
     statement_timeout: timeouts.statementMs,
     idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
   };
+  readArrayAnswersWithoutTemplate();
   const pool = new pg.Pool(poolConfig);
   // Connects only when a planOnce statement first needs it; set on each session before its first use.
   const statementPool = new pg.Pool({

@@ -4,8 +4,9 @@
 // its time on a page. Everything else keeps PostgreSQL's own choice (a deep page's or a status
 // filter's plan depends on its values). Their timestamps are read by a parser of their own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { queryRows, queryStatement } from '../../src/db/client.ts';
+import { jobListings } from '../../src/modules/job-listings/tables.ts';
 import { makeListing } from '../helpers/factories.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 
@@ -62,6 +63,30 @@ describe('fixed statements answer rows named by their columns', () => {
       ]);
       for (const row of rows) expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
     }
+  });
+});
+
+// Answers read as arrays skip pg's row template (src/db/pg-array-answers.ts); answers read as
+// objects keep pg's own reading. Both give each column its type's value.
+describe('answers read as arrays and as objects', () => {
+  it('parse every column by its type, in the same statement twice', async () => {
+    // (Timestamps differ by design: Drizzle reads them as text, the fixed statements as dates.)
+    const text = `select 7::int4 as n, 2.5::float8 as ratio, '{"a":[1]}'::jsonb as doc, null::text as none, true as yes,
+      'x' as "__proto__"`;
+    const expected = { n: 7, ratio: 2.5, doc: { a: [1] }, none: null, yes: true, ['__proto__']: 'x' };
+    for (let i = 0; i < 2; i++) {
+      const [asArray] = await queryStatement<Record<string, unknown>>(t.ctx.db, text, []);
+      const [asObject] = await queryRows<Record<string, unknown>>(t.ctx.db, sql.raw(text));
+      for (const row of [asArray, asObject]) {
+        expect({ ...row }).toEqual(expected);
+        expect(Object.keys(row)).toEqual(Object.keys(expected));
+        expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+      }
+    }
+    // Drizzle's own selects read arrays too.
+    const id = await makeListing(t, tenant.companyId, 'DRAFT', 'Cooper');
+    const selected = await t.ctx.db.select({ id: jobListings.id, createdAt: jobListings.createdAt }).from(jobListings).where(eq(jobListings.id, id));
+    expect(selected).toEqual([{ id, createdAt: expect.any(Date) }]);
   });
 });
 
