@@ -26,6 +26,12 @@ export const EMBEDDED_EXTENSIONS: PGliteOptions['extensions'] = { btree_gin };
 /** A fixed statement (queryStatement): its prepared statement's name, and its row builder once made. */
 interface FixedStatement {
   name: string;
+  /**
+   * What the statement's every execution tells pg but its values: the prototype of each query's
+   * config. pg copies a query's config property by property (descriptors) before running it, and
+   * so copies only the values, the config's one own property.
+   */
+  query: { name: string; text: string; types: typeof STATEMENT_TYPES; rowMode: 'array' };
   /** The column names `build` was made for. */
   columns: string[];
   build: ((values: unknown[]) => unknown) | undefined;
@@ -146,9 +152,14 @@ export async function queryStatement<T>(db: Db, text: string, values: unknown[],
   const client = driverClientOf(db);
   if (client instanceof pg.Pool || client instanceof pg.Client) {
     let statement = fixedStatements.get(text);
-    if (statement === undefined) fixedStatements.set(text, (statement = { name: `s${fixedStatements.size}`, columns: [], build: undefined }));
+    if (statement === undefined) {
+      const name = `s${fixedStatements.size}`;
+      fixedStatements.set(text, (statement = { name, query: { name, text, types: STATEMENT_TYPES, rowMode: 'array' }, columns: [], build: undefined }));
+    }
     const target = (client instanceof pg.Pool && options.planOnce && statementPools.get(client)) || client;
-    const result = await target.query<unknown[]>({ name: statement.name, text, values, types: STATEMENT_TYPES, rowMode: 'array' });
+    const config = Object.create(statement.query) as pg.QueryArrayConfig;
+    config.values = values;
+    const result = await target.query<unknown[]>(config);
     return result.rows.map(rowBuilderOf(statement, result.fields)) as T[];
   }
   if (client instanceof PGlite || isPgliteTransaction(client)) return (await client.query<T>(text, values)).rows;
