@@ -23,13 +23,13 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
 /** The extensions the migrations create (btree_gin: the candidates' search index); PGlite must load them. */
 export const EMBEDDED_EXTENSIONS: PGliteOptions['extensions'] = { btree_gin };
 
-/** A fixed statement (queryStatement): its prepared statement's name, and its row builder once made. */
+/** A fixed statement (queryStatement): its prepared statement, and its row builder once made. */
 interface FixedStatement {
-  name: string;
   /**
-   * What the statement's every execution tells pg but its values: the prototype of each query's
-   * config. pg copies a query's config property by property (descriptors) before running it, and
-   * so copies only the values, the config's one own property.
+   * What the statement's every execution tells pg but its values (its prepared statement's name
+   * among them): the prototype of each query's config. pg copies a query's config property by
+   * property (descriptors) before running it, and so copies only the values, the config's one own
+   * property.
    */
   query: { name: string; text: string; types: typeof STATEMENT_TYPES; rowMode: 'array' };
   /** The column names `build` was made for. */
@@ -153,8 +153,8 @@ export async function queryStatement<T>(db: Db, text: string, values: unknown[],
   if (client instanceof pg.Pool || client instanceof pg.Client) {
     let statement = fixedStatements.get(text);
     if (statement === undefined) {
-      const name = `s${fixedStatements.size}`;
-      fixedStatements.set(text, (statement = { name, query: { name, text, types: STATEMENT_TYPES, rowMode: 'array' }, columns: [], build: undefined }));
+      const query = { name: `s${fixedStatements.size}`, text, types: STATEMENT_TYPES, rowMode: 'array' } as const;
+      fixedStatements.set(text, (statement = { query, columns: [], build: undefined }));
     }
     const target = (client instanceof pg.Pool && options.planOnce && statementPools.get(client)) || client;
     const config = Object.create(statement.query) as pg.QueryArrayConfig;
