@@ -31,6 +31,11 @@ function covers(range: string, available: string): boolean {
   return sameLanguage(range, available) || available.toLowerCase().startsWith(`${range.toLowerCase()}-`);
 }
 
+/** Whether a range serves a text already in this language: `*`, or a range that covers it. */
+function serves(range: string, language: string): boolean {
+  return range === '*' || covers(range, language);
+}
+
 /**
  * The one language choice, for a single listing and for each item of a page: the first range (in
  * the caller's order) that is the source language, `*`, or covers a language in `stored`. Answers
@@ -38,7 +43,7 @@ function covers(range: string, available: string): boolean {
  */
 export function chooseLanguage(ranges: readonly string[], source: string, stored: readonly string[]): string | undefined {
   for (const range of ranges) {
-    if (range === '*' || covers(range, source)) return undefined;
+    if (serves(range, source)) return undefined;
     const match = stored.find((language) => covers(range, language));
     if (match) return match;
   }
@@ -55,7 +60,7 @@ export async function presentJobListing(
   const ranges = lookupCandidates(options.acceptLanguage);
   // A first range that the original serves (`*`, which fetch clients send by default, or the
   // source language) chooses it whatever is stored: no need to ask which languages are.
-  if (ranges.length === 0 || ranges[0] === '*' || covers(ranges[0], source)) return { listing: toJobListingView(aggregate), language: source };
+  if (ranges.length === 0 || serves(ranges[0], source)) return { listing: toJobListingView(aggregate), language: source };
   const chosen = chooseLanguage(ranges, source, await translationLanguages(ctx.db, aggregate.listing.id));
   if (!chosen) return { listing: toJobListingView(aggregate), language: source };
   const lookup = new TranslationLookup(await findTranslations(ctx.db, [aggregate.listing.id], { languages: [chosen] }));
@@ -96,7 +101,7 @@ export async function presentJobListingItems(
   const used = [...new Set(rows.map((row) => languageOf.get(row.id) ?? row.language))];
   const rankOf = new Map(
     used.map((tag) => {
-      const index = ranges.findIndex((range) => range === '*' || covers(range, tag));
+      const index = ranges.findIndex((range) => serves(range, tag));
       return [tag, index === -1 ? Number.MAX_SAFE_INTEGER : index];
     }),
   );
