@@ -6,7 +6,10 @@
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { PGlite } from '@electric-sql/pglite';
+import { COUNTED_ON_INSERT, REPLACED_AFTER_COPY } from '../infra/kept-counts/copy.ts';
+import { compactKeptCounts } from '../infra/kept-counts/compact.ts';
 import { EMBEDDED_EXTENSIONS, openDatabase, queryRows, type Database } from './client.ts';
+import { privateDataDir, restrictDataDirModes } from './data-dir-modes.ts';
 import { lockDataDir } from './embedded-lock.ts';
 import { migrate } from './migrate.ts';
 
@@ -37,10 +40,13 @@ export async function restoreEmbedded(inFile: string, dataDir: string): Promise<
   if (existsSync(dataDir) && readdirSync(dataDir).some((name) => name !== 'recruiting.lock')) {
     throw new TransferError(`${dataDir} is not empty: restore into a new DATA_DIR, or move this one aside first`);
   }
+  privateDataDir(dataDir);
   const unlock = lockDataDir(dataDir);
   try {
     const client = await PGlite.create(`file://${dataDir}`, { loadDataDir: new Blob([readFileSync(inFile)]), extensions: EMBEDDED_EXTENSIONS });
     await client.close();
+    // The archive's files come out with the modes they were saved with (the key file's included).
+    restrictDataDirModes(dataDir);
   } finally {
     unlock();
   }
@@ -100,7 +106,9 @@ const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * Copies every row of the embedded database in `dataDir` into the PostgreSQL database at
  * `databaseUrl` (migrated first; it must hold no company yet), in one transaction: all or nothing.
  * Rows keep their ids, so API keys (stored as hashes), webhook subscriptions with their sealed
- * secrets, and pending deliveries carry on as they were. Returns the rows copied per table.
+ * secrets, and pending deliveries carry on as they were. The kept counts are not copied: the
+ * target's triggers count the copied rows (src/infra/kept-counts/copy.ts). Returns the rows copied
+ * per table.
  */
 export async function exportToPostgres(dataDir: string, databaseUrl: string): Promise<Record<string, number>> {
   if (!existsSync(dataDir)) throw new TransferError(`No embedded database in ${dataDir}`);
@@ -114,10 +122,14 @@ export async function exportToPostgres(dataDir: string, databaseUrl: string): Pr
     if (existing!.n > 0) {
       throw new TransferError('The PostgreSQL database already holds companies: export into an empty (or newly created) database');
     }
-    const tables = await tablesInCopyOrder(source);
+    const tables = (await tablesInCopyOrder(source)).filter((table) => !COUNTED_ON_INSERT.includes(table.name));
+    // Tables the triggers also write go last, emptied of what the triggers wrote meanwhile.
+    const replaced = tables.filter((table) => REPLACED_AFTER_COPY.includes(table.name));
+    const copyOrder = [...tables.filter((table) => !REPLACED_AFTER_COPY.includes(table.name)), ...replaced];
     const copied: Record<string, number> = {};
     await target.db.transaction(async (tx) => {
-      for (const table of tables) {
+      for (const table of copyOrder) {
+        if (replaced.includes(table)) await tx.execute(sql.raw(`DELETE FROM ${ident(table.name)}`));
         const columns = table.columns.map(ident).join(', ');
         let after = '(0,0)';
         let count = 0;
@@ -142,6 +154,8 @@ export async function exportToPostgres(dataDir: string, databaseUrl: string): Pr
         }
         copied[table.name] = count;
       }
+      // The triggers appended a few delta rows per batch: folded now, so totals read one row a key.
+      await compactKeptCounts(tx);
     });
     return copied;
   } finally {

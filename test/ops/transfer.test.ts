@@ -15,7 +15,8 @@ import { runWebhookWorkerOnce } from '../../src/modules/webhooks/delivery-worker
 import { createWebhookTransport, type WebhookTransport } from '../../src/modules/webhooks/transport.ts';
 import { childEnv } from '../helpers/child-env.ts';
 import { adminUrl, databaseUrlFor } from '../helpers/postgres-url.ts';
-import { buildTestApp, type Tenant } from '../helpers/test-app.ts';
+import { DAY_MS } from '../helpers/clock.ts';
+import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
@@ -166,10 +167,92 @@ describe.skipIf(!process.env.DATABASE_URL)('export-to-postgres', () => {
     await admin?.end();
   });
 
+  // Figures that kept counts answer (list totals, the analytics overview) on the embedded
+  // database before the move, to compare with the copy's.
+  let before: Awaited<ReturnType<typeof figures>>;
+  let activeListingId: string;
+  let overviewTo: string;
+
+  /** Every list total (each filter the kept counts answer) and the overview, company-wide and per listing. */
+  async function figures(t: TestApp) {
+    const get = async (url: string) => {
+      const res = await t.app.inject({ url, headers: tenant.headers });
+      expect(res.statusCode, url).toBe(200);
+      return res.json();
+    };
+    const lists = [
+      '/public/v1/job-listings',
+      ...['DRAFT', 'ACTIVE', 'CLOSED', 'ARCHIVED'].map((status) => `/public/v1/job-listings?status=${status}`),
+      '/public/v1/candidates',
+      '/public/v1/applications',
+      ...['ACTIVE', 'IN_REVIEW', 'INTERVIEW', 'OFFER', 'HIRED', 'REJECTED', 'WITHDRAWN'].map((status) => `/public/v1/applications?status=${status}`),
+      '/public/v1/applications?status=HIRED&status=OFFER',
+      `/public/v1/applications?jobListingId=${activeListingId}`,
+      '/public/v1/webhooks',
+      '/public/v1/events',
+    ];
+    const totals: Record<string, number> = {};
+    for (const url of lists) totals[url] = (await get(`${url}${url.includes('?') ? '&' : '?'}size=1`)).pagination.totalElements;
+    const overview = async (query: string) => {
+      const { generatedAt: _generatedAt, ...rest } = await get(`/public/v1/analytics/overview?to=${overviewTo}${query}`);
+      return rest;
+    };
+    return { totals, overview: await overview(''), listingOverview: await overview(`&jobListingId=${activeListingId}`) };
+  }
+
+  beforeAll(async () => {
+    // A pipeline in every stage, over several days, with hires and an erased candidate: each kind
+    // of kept count (per status, per day and furthest stage, hires) has rows to copy.
+    const t = await openEmbedded();
+    try {
+      const call = async (method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) => {
+        const res = await t.app.inject({ method, url, headers: tenant.headers, ...(payload ? { payload } : {}) });
+        expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+        return res.statusCode === 204 ? undefined : res.json();
+      };
+      const listing = () => call('POST', '/public/v1/job-listings', { position: 'Rigger', positionType: 'FULL_TIME', workPlaceType: 'ON_SITE' });
+      activeListingId = (await listing()).id;
+      await call('POST', `/public/v1/job-listings/${activeListingId}/publish`);
+      const closedId = (await listing()).id;
+      await call('POST', `/public/v1/job-listings/${closedId}/publish`);
+      await call('POST', `/public/v1/job-listings/${closedId}/close`);
+      const path: Record<string, string[]> = {
+        ACTIVE: [],
+        IN_REVIEW: ['IN_REVIEW'],
+        INTERVIEW: ['IN_REVIEW', 'INTERVIEW'],
+        OFFER: ['IN_REVIEW', 'INTERVIEW', 'OFFER'],
+        HIRED: ['IN_REVIEW', 'INTERVIEW', 'OFFER', 'HIRED'],
+        REJECTED: ['IN_REVIEW', 'REJECTED'],
+        WITHDRAWN: ['WITHDRAWN'],
+      };
+      const ends = ['ACTIVE', 'IN_REVIEW', 'INTERVIEW', 'OFFER', 'HIRED', 'HIRED', 'REJECTED', 'WITHDRAWN'];
+      const candidateIds: string[] = [];
+      for (const [index, end] of ends.entries()) {
+        const application = await call('POST', '/public/v1/applications', {
+          jobListingId: activeListingId,
+          candidate: { firstName: 'Pat', lastName: `Number ${index}`, email: `pat${index}@example.com` },
+        });
+        candidateIds.push(application.jobSeekerId);
+        for (const status of path[end]!) {
+          t.clock.advance(DAY_MS / 2);
+          await call('PATCH', `/public/v1/applications/${application.id}/status`, { status });
+        }
+      }
+      await call('DELETE', `/public/v1/candidates/${candidateIds[0]}`); // erased: no longer counted
+      overviewTo = t.clock.now().toISOString().slice(0, 10);
+      before = await figures(t);
+    } finally {
+      await t.close();
+    }
+    expect(before.totals['/public/v1/applications']).toBe(8);
+    expect(before.totals['/public/v1/applications?status=HIRED']).toBe(2);
+    expect(before.totals['/public/v1/candidates']).toBe(8); // nine, one erased
+  }, 120_000);
+
   it('copies everything into an empty PostgreSQL database; the API runs on the copy with the same keys, secrets and pending deliveries', async () => {
     const result = await cliJson(['export-to-postgres', '--database-url', targetUrl], embedded());
     const tables = result.tables as Record<string, number>;
-    expect(tables).toMatchObject({ companies: 1, api_keys: 1, job_listings: 1, candidates: 1, webhook_subscriptions: 1 });
+    expect(tables).toMatchObject({ companies: 1, api_keys: 1, job_listings: 3, candidates: 9, applications: 8, webhook_subscriptions: 1 });
     expect(tables.events).toBeGreaterThanOrEqual(3); // listing and candidate created, and the pending one
     expect(result.encryptionKey).toContain('encryption.key');
     // A second export would mix two installations: refused, nothing written.
@@ -180,6 +263,9 @@ describe.skipIf(!process.env.DATABASE_URL)('export-to-postgres', () => {
     const key = readFileSync(join(dataDir, 'encryption.key'), 'utf8').trim();
     const moved = await buildTestApp({ ENCRYPTION_KEY: key }, { databaseUrl: targetUrl });
     try {
+      // Every total and the overview answer as they did on the embedded database: the target's
+      // triggers count the copied rows once, and nothing counts them a second time.
+      expect(await figures(moved)).toEqual(before);
       const listing = await moved.app.inject({ url: `/public/v1/job-listings/${listingId}`, headers: tenant.headers });
       expect(listing.statusCode).toBe(200);
       const search = await moved.app.inject({ url: '/public/v1/candidates?q=cobol', headers: tenant.headers });
