@@ -8,6 +8,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
 import type { PoolStats } from '../shared/metrics.ts';
+import { privateDataDir, restrictDataDirModes } from './data-dir-modes.ts';
 import { lockDataDir } from './embedded-lock.ts';
 import { readArrayAnswersWithoutTemplate } from './pg-array-answers.ts';
 
@@ -279,11 +280,15 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 }
 
 async function openEmbedded(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database> {
+  if (dataDir) privateDataDir(dataDir);
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
-  let client: PGlite;
+  let client: PGlite | undefined;
   try {
     client = await PGlite.create(dataDir ? `file://${dataDir}` : undefined, { extensions: EMBEDDED_EXTENSIONS, ...(loadDataDir ? { loadDataDir } : {}) });
+    // PGlite sets the modes of the files it starts from itself (0666), past the umask.
+    if (dataDir) restrictDataDirModes(dataDir);
   } catch (error) {
+    await client?.close().catch(() => {});
     unlock();
     throw error;
   }
@@ -313,6 +318,8 @@ async function openEmbedded(dataDir: string | undefined, loadDataDir: Blob | und
     async close() {
       try {
         if (!client.closed) await client.close();
+        // And of a few it rewrites while running (the relation cache's init files, 0644).
+        if (dataDir) restrictDataDirModes(dataDir);
       } finally {
         unlock();
       }

@@ -35,7 +35,7 @@ export function loadEncryptionKeys(config: Pick<Config, 'encryptionKey' | 'dataD
   if (config.encryptionKey) {
     return { box: createSecretBox(config.encryptionKey.current, config.encryptionKey.previous), source: { kind: 'setting' } };
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const path = join(config.dataDir, KEY_FILE);
   ensureKeyFile(path);
   const nextPath = join(config.dataDir, NEXT_KEY_FILE);
