@@ -16,6 +16,7 @@ import {
   authFailureLimitPlugin,
   authPlugin,
   deprecationPlugin,
+  drainPlugin,
   errorHandlingPlugin,
   httpsOnlyPlugin,
   idempotencyPlugin,
@@ -100,6 +101,8 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
     // from the configured proxies: from anyone else it would let a client choose its own address
     // (dodging per-address limits) or claim HTTPS.
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    // While closing, requests are answered in the envelope by the drain plugin (http/drain.ts).
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.server.on('checkExpectation', expectationFailed);
@@ -124,6 +127,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   // (src/http/plugins.ts says why each order matters).
   await app.register(requestIdPlugin);
   await app.register(accessLogPlugin, { metrics });
+  await app.register(drainPlugin);
   await app.register(securityHeadersPlugin, { https: deps.config.mode === 'production' || Boolean(deps.config.tls) });
   await app.register(jsonBodyPlugin);
   await app.register(errorHandlingPlugin);

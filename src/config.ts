@@ -75,6 +75,8 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Requests one keep-alive connection may carry before the server closes it. */
   maxRequestsPerSocket: number;
+  /** On SIGTERM, how long requests in flight may still finish before they are answered 503 and cut. */
+  shutdownDrainMs: number;
   /**
    * ENCRYPTION_KEY (seals secrets at rest) and ENCRYPTION_KEY_PREVIOUS (opens values sealed under
    * the key being rotated away from). Unset: a key kept in DATA_DIR (development mode only).
@@ -349,6 +351,7 @@ export function loadConfig(env: Env = process.env): Config {
     // Above the usual 60 s idle timeout of load balancers, so they close first, never we under them.
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
     maxRequestsPerSocket: integer(env, 'MAX_REQUESTS_PER_SOCKET', 1000, 1, 1_000_000),
+    shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 10_000, 100, 600_000),
     encryptionKey: encryptionKeys(env, mode),
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsPort: optionalPort(env, 'METRICS_PORT'),

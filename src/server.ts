@@ -1,4 +1,5 @@
 // Entry: load settings, open and migrate the database, build the app, listen, shut down cleanly.
+import { setTimeout as delay } from 'node:timers/promises';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DatabaseConnectError } from './db/client.ts';
@@ -9,6 +10,9 @@ import { signInUrl } from './modules/oauth/clients.ts';
 import { resealSigningSecrets } from './modules/webhooks/service.ts';
 import { startScheduledWork } from './scheduled-work.ts';
 import { startMetricsListener } from './http/metrics.ts';
+
+/** After the drain's cut, how long closing (the database included) may still take. */
+const CLOSE_AFTER_CUT_MS = 5_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -35,23 +39,32 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    const drainMs = config.shutdownDrainMs;
+    app.log.info({ signal, drainMs }, 'shutting down');
     // Stops accepting connections, lets in-flight requests finish, then closes the database
     // (which releases the embedded data directory's lock).
-    const forced = setTimeout(() => {
-      console.error('Shutdown took longer than 10 s; exiting anyway.');
-      process.exit(1);
-    }, 10_000).unref();
-    try {
-      await app.close();
-      process.exitCode = 0;
-    } catch (error) {
-      console.error('Shutdown failed:', error);
-      process.exitCode = 1;
-    } finally {
-      clearTimeout(forced);
-      process.exit();
+    const closed = app.close().then(
+      () => true,
+      (error: unknown) => {
+        console.error('Shutdown failed:', error);
+        return false;
+      },
+    );
+    let outcome = await Promise.race([closed, delay(drainMs)]);
+    if (outcome === undefined) {
+      // Requests still running now get an answer (503, retry) rather than a dropped connection.
+      const cut = app.cutInFlight();
+      app.log.warn({ cut, drainMs }, `drain time over: ${cut} request(s) still running answered 503 and cut off`);
+      outcome = await Promise.race([closed, delay(CLOSE_AFTER_CUT_MS)]);
+      if (outcome === undefined) {
+        // What a cut request still holds (a database connection waiting on a lock) keeps the
+        // database from closing: its transaction rolls back when the process ends. A drain that
+        // cut requests is the planned end; a close stuck with nothing cut is not.
+        console.error(`Closing did not finish ${CLOSE_AFTER_CUT_MS / 1000} s after the drain; exiting anyway.`);
+        outcome = cut > 0;
+      }
     }
+    process.exit(outcome ? 0 : 1);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

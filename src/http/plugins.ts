@@ -18,6 +18,7 @@ import type { Metrics } from '../shared/metrics.ts';
 import { registerAccessLog } from './access-log.ts';
 import { registerAuth } from './auth.ts';
 import { registerDeprecation } from './deprecation.ts';
+import { registerDrain } from './drain.ts';
 import { registerErrorHandling } from './errors.ts';
 import { registerHttpsOnly } from './https.ts';
 import { registerIdempotency } from './idempotency.ts';
@@ -37,6 +38,13 @@ export const requestIdPlugin = fp(async (app: FastifyInstance) => registerReques
 export const accessLogPlugin = fp(async (app: FastifyInstance, options: { metrics: Metrics }) => registerAccessLog(app, options.metrics), {
   name: 'access-log',
   fastify: FASTIFY,
+});
+
+// After the request id: a request answered while shutting down carries its X-Request-Id too.
+export const drainPlugin = fp(async (app: FastifyInstance) => registerDrain(app), {
+  name: 'drain',
+  fastify: FASTIFY,
+  dependencies: ['request-id'],
 });
 
 export const securityHeadersPlugin = fp(

@@ -4,7 +4,8 @@
 // service manager runs it: `npm start`, stopped by a SIGTERM to the npm process alone.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { once } from 'node:events';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,9 +36,9 @@ function freePort(): Promise<number> {
 const started: ServerProcess[] = [];
 
 /** `node src/server.ts`, or the package's `start` script run by npm (`npm start`). */
-async function startServer(dataDir: string, how: 'node' | 'npm start' = 'node'): Promise<ServerProcess> {
+async function startServer(dataDir: string, how: 'node' | 'npm start' = 'node', settings: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const env = childEnv({ DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: '', LOG_LEVEL: 'warn' });
+  const env = childEnv({ DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: '', LOG_LEVEL: 'warn', ...settings });
   // --ignore-scripts leaves out `prestart` (the dashboard build, which other test files run)
   // and nothing else: npm still runs `start` through its shell, as `npm start` does.
   const child =
@@ -74,6 +75,44 @@ async function waitUntilReady(server: ServerProcess): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`server not ready in time: ${server.output.stderr}`);
+}
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * A connection of its own that sends `head` at once (more with `send`), and the answer read
+ * until the server closes the connection (undefined if it closed without one).
+ */
+async function rawExchange(baseUrl: string, head: string) {
+  const { hostname, port } = new URL(baseUrl);
+  const socket = connect(Number(port), hostname);
+  await once(socket, 'connect');
+  socket.write(head);
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+  const answer = new Promise<RawAnswer | undefined>((resolve) => {
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      const split = received.indexOf('\r\n\r\n');
+      if (split < 0) return resolve(undefined);
+      const [statusLine, ...lines] = received.slice(0, split).split('\r\n');
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: received.slice(split + 4) });
+    });
+  });
+  return { answer, send: (more: string) => socket.write(more) };
+}
+
+async function waitForOutput(server: ServerProcess, text: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!server.output.stdout.includes(text)) {
+    if (Date.now() > deadline) throw new Error(`no "${text}" in the output: ${server.output.stdout}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 describe.skipIf(Boolean(process.env.DATABASE_URL))('server process on the embedded database', () => {
@@ -122,6 +161,38 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('server process on the embedd
     expect(existsSync(lockFile())).toBe(true);
     server.child.kill('SIGINT');
     expect(await server.exited).toBe(0);
+    expect(existsSync(lockFile())).toBe(false);
+  }, 180_000);
+
+  it('SIGTERM: a request arriving while it drains and one still running after the drain time are answered 503 in the envelope with Retry-After; exit 0, the cut logged', async () => {
+    const server = await startServer(dataDir, 'node', { SHUTDOWN_DRAIN_MS: '1000', LOG_LEVEL: 'info' });
+    await waitUntilReady(server);
+    // Still running when the drain time is over: a form whose body never finishes arriving.
+    const running = await rawExchange(
+      server.baseUrl,
+      'POST /sign-in/some-uid/dev HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nemail=',
+    );
+    // Arriving during the drain, on a connection opened before: the end of its headers comes after SIGTERM.
+    const arriving = await rawExchange(server.baseUrl, 'GET /public/v1/enums HTTP/1.1\r\nHost: localhost\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 200)); // both requests reach the server
+    server.child.kill('SIGTERM');
+    await waitForOutput(server, 'shutting down');
+    arriving.send('\r\n');
+
+    for (const [exchange, path] of [
+      [arriving, '/public/v1/enums'],
+      [running, '/sign-in/some-uid/dev'],
+    ] as const) {
+      const answer = await exchange.answer;
+      expect(answer, path).toBeDefined();
+      expect(answer!.status).toBe(503);
+      expect(answer!.headers['retry-after']).toMatch(/^\d+$/);
+      expect(answer!.headers['x-request-id']).toBeTruthy();
+      expect(JSON.parse(answer!.body)).toMatchObject({ status: 503, error: 'SERVICE_UNAVAILABLE', path });
+    }
+    expect(await server.exited).toBe(0);
+    const cutLine = server.output.stdout.split('\n').find((line) => line.includes('drain time over'));
+    expect(JSON.parse(cutLine!)).toMatchObject({ cut: 1, drainMs: 1000 });
     expect(existsSync(lockFile())).toBe(false);
   }, 180_000);
 
