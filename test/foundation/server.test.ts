@@ -1,7 +1,10 @@
 // The server as a newcomer runs it: `node src/server.ts` on an empty embedded data directory.
 // First start prints a demo key once and the printed curl line answers; SIGTERM shuts down cleanly
 // and releases the directory; a second server on a directory in use fails at once. And as a
-// service manager runs it: `npm start`, stopped by a SIGTERM to the npm process alone.
+// service manager runs it: `npm start`, stopped by a SIGTERM to the npm process alone. And how it
+// drains on SIGTERM: requests arriving meanwhile and requests still running after the drain time
+// (a body that never finishes arriving; on PostgreSQL, a read waiting on a table lock) are
+// answered 503 in the envelope, and the exit is 0.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
@@ -9,8 +12,10 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv } from '../helpers/child-env.ts';
+import { buildTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../helpers/test-app.ts';
 import { appendChildLogLines } from '../helpers/suite-log.ts';
 
 const SERVER = fileURLToPath(new URL('../../src/server.ts', import.meta.url));
@@ -224,4 +229,63 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('server process on the embedd
       rmSync(npmDataDir, { recursive: true, force: true });
     }
   }, 180_000);
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('server process on PostgreSQL', () => {
+  let t: TestApp;
+  let dataDir: string;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    dataDir = mkdtempSync(join(tmpdir(), 'recruiting-server-pg-'));
+  });
+  afterAll(async () => {
+    for (const server of started) if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    await t?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('SIGTERM with a request blocked on a table lock past the drain time: answered 503 in the envelope, exit 0, the cut logged', async () => {
+    const tenant = await t.tenant();
+    const server = await startServer(dataDir, 'node', {
+      DATABASE_URL: t.databaseUrl!,
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      SHUTDOWN_DRAIN_MS: '1000',
+      LOG_LEVEL: 'info',
+    });
+    await waitUntilReady(server);
+    // This file's own database: the lock holds every read of the listings until it is let go.
+    const locker = new pg.Client({ connectionString: t.databaseUrl });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE job_listings IN ACCESS EXCLUSIVE MODE');
+      const blocked = await rawExchange(
+        server.baseUrl,
+        `GET /public/v1/job-listings HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${tenant.apiKey}\r\n\r\n`,
+      );
+      // Waiting on the lock before the server is told to stop.
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        await locker.query('SELECT pg_stat_clear_snapshot()'); // else the transaction sees one snapshot
+        const { rows } = await locker.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
+        if (rows[0].n > 0) break;
+        if (Date.now() > deadline) throw new Error('the request never waited on the lock');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      server.child.kill('SIGTERM');
+      const answer = await blocked.answer;
+      expect(answer).toBeDefined();
+      expect(answer!.status).toBe(503);
+      expect(answer!.headers['retry-after']).toMatch(/^\d+$/);
+      expect(JSON.parse(answer!.body)).toMatchObject({ status: 503, error: 'SERVICE_UNAVAILABLE', path: '/public/v1/job-listings' });
+      expect(await server.exited).toBe(0);
+      const cutLine = server.output.stdout.split('\n').find((line) => line.includes('drain time over'));
+      expect(JSON.parse(cutLine!)).toMatchObject({ cut: 1 });
+    } finally {
+      await locker.query('ROLLBACK').catch(() => {});
+      await locker.end();
+    }
+  }, 120_000);
 });
