@@ -246,7 +246,7 @@ export interface DatabaseTimeouts {
 }
 
 /** Longest wait for readiness's own connection and its `select 1` (PostgreSQL). */
-const READY_TIMEOUT_MS = 1_000;
+const READY_TIMEOUT_MS = 2_000;
 
 export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { statementMs: 30_000, idleInTransactionMs: 60_000, poolWaitMs: 5_000 };
 
