@@ -110,15 +110,17 @@ async function waitFor(url: string, process: ChildProcess, name: string): Promis
   throw new Error(`${name} did not answer ${url} within 120 s`);
 }
 
-// The server runs with the node flags `npm start` gives it (package.json), as in production.
-const START_FLAGS = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
+// The server and the worker run with the node flags `npm start` and `npm run worker` give them
+// (package.json), as in production.
+const SCRIPTS = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string; worker: string } }).scripts;
+const flagsOf = (script: string) => script.split(/\s+/).filter((word) => word.startsWith('--'));
+const START_FLAGS = flagsOf(SCRIPTS.start);
+const WORKER_FLAGS = flagsOf(SCRIPTS.worker);
 // BENCH_CPU_PROF_DIR=dir: the server and the worker write V8 CPU profiles there when they stop.
 const profileArgs = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
 
 function start(script: string, env: Record<string, string>): ChildProcess {
-  const flags = script === 'src/server.ts' ? START_FLAGS : [];
+  const flags = script === 'src/server.ts' ? START_FLAGS : script === 'src/worker.ts' ? WORKER_FLAGS : [];
   const child = spawn(process.execPath, [...flags, ...profileArgs, script], {
     cwd: ROOT,
     env: { ...process.env, ...SERVER_ENV, ...env },
@@ -506,6 +508,9 @@ async function measureWebhooks(api: string, companyId: string, key: string): Pro
     const last = Math.max(...arrivals.values());
     const rate = (arrivals.size / (last - started)) * 1000;
     figure('webhook_throughput', rate, 'deliveries/s', '>= 1000', rate >= 1000 && arrivals.size === burst, `${arrivals.size} of ${burst} delivered`);
+    // The worker's memory once it has delivered the burst (its heap bounded by `npm run worker`'s flags).
+    const workerRss = rssMb(worker.pid!);
+    figure('worker_rss_mb_after_burst', workerRss, 'MB', '< 200', workerRss < 200, `after delivering ${arrivals.size} events`);
   } finally {
     receiver.close();
     worker.kill('SIGTERM');

@@ -82,6 +82,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
       closed = true;
       if (!overrides.webhookTransport) await webhookTransport.close();
       if (!overrides.rateLimitStore) await rateLimitStore.close();
+      if (!overrides.metrics) metrics.close();
       if (!overrides.database) await database.close();
     },
   };

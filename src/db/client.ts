@@ -10,6 +10,7 @@ import pg from 'pg';
 import type { PoolStats } from '../shared/metrics.ts';
 import { privateDataDir, restrictDataDirModes } from './data-dir-modes.ts';
 import { lockDataDir } from './embedded-lock.ts';
+import { isPlainRead, PostgresPools } from './postgres-pools.ts';
 import { readArrayAnswersWithoutTemplate } from './pg-array-answers.ts';
 
 /** A Drizzle database or transaction: repos accept either. */
@@ -33,6 +34,8 @@ interface FixedStatement {
    * property.
    */
   query: { name: string; text: string; types: typeof STATEMENT_TYPES; rowMode: 'array' };
+  /** Whether it runs on the read pool (isPlainRead), decided once. */
+  plainRead: boolean;
   /** The column names `build` was made for. */
   columns: string[];
   build: ((values: unknown[]) => unknown) | undefined;
@@ -40,17 +43,6 @@ interface FixedStatement {
 
 /** The fixed statements run so far, by their text. */
 const fixedStatements = new Map<string, FixedStatement>();
-
-/**
- * Each PostgreSQL pool's companion for statements run with `planOnce`: its sessions plan a prepared
- * statement once and reuse that plan (plan_cache_mode = force_generic_plan). By default PostgreSQL
- * plans a list page's statement anew on every execution (its LIMIT and OFFSET parameters make the
- * generic plan look costlier than it is), and that planning was half the database's time on a
- * page. Only statements whose plan never depends on their values may ask for it: a deep page's or
- * a search's best plan does (generic, a deep page took 150 ms), and they keep PostgreSQL's choice,
- * as the rest of the app does, on the main pool.
- */
-const statementPools = new WeakMap<pg.Pool, pg.Pool>();
 
 const TIMESTAMPTZ = pg.types.builtins.TIMESTAMPTZ;
 const parseTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ) as (text: string) => Date;
@@ -146,18 +138,20 @@ function rowBuilderOf(statement: FixedStatement, fields: Array<{ name: string }>
  * Values come back as the driver parses them: timestamptz as Date, int4 as number, jsonb parsed,
  * int8 and numeric as strings. On the database it takes a pooled connection; inside a transaction
  * it runs on the transaction's own connection. `planOnce`: planned once per session, for
- * statements whose best plan is the same whatever their values (see statementPools; inside a
- * transaction, on its connection as any other statement).
+ * statements whose best plan is the same whatever their values (the planned pool, see openPostgres;
+ * inside a transaction, on its connection as any other statement). A plain read (isPlainRead) runs
+ * on the read pool, any other statement on the write pool.
  */
 export async function queryStatement<T>(db: Db, text: string, values: unknown[], options: { planOnce?: boolean } = {}): Promise<T[]> {
   const client = driverClientOf(db);
-  if (client instanceof pg.Pool || client instanceof pg.Client) {
+  if (client instanceof PostgresPools || client instanceof pg.Client) {
     let statement = fixedStatements.get(text);
     if (statement === undefined) {
       const query = { name: `s${fixedStatements.size}`, text, types: STATEMENT_TYPES, rowMode: 'array' } as const;
-      fixedStatements.set(text, (statement = { query, columns: [], build: undefined }));
+      fixedStatements.set(text, (statement = { query, plainRead: isPlainRead(text), columns: [], build: undefined }));
     }
-    const target = (client instanceof pg.Pool && options.planOnce && statementPools.get(client)) || client;
+    const target =
+      client instanceof PostgresPools ? (options.planOnce ? client.planned : statement.plainRead ? client.reads : client.writes) : client;
     const config = Object.create(statement.query) as pg.QueryArrayConfig;
     config.values = values;
     const result = await target.query<unknown[]>(config);
@@ -252,6 +246,9 @@ export interface DatabaseTimeouts {
   poolWaitMs: number;
 }
 
+/** Longest wait for readiness's own connection and its `select 1` (PostgreSQL). */
+const READY_TIMEOUT_MS = 2_000;
+
 export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { statementMs: 30_000, idleInTransactionMs: 60_000, poolWaitMs: 5_000 };
 
 /**
@@ -339,8 +336,26 @@ async function openPostgres(databaseUrl: string, poolSize: number, timeouts: Dat
     idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
   };
   readArrayAnswersWithoutTemplate();
+  // Writes and transactions; plain reads on a pool of their own (PostgresPools).
   const pool = new pg.Pool(poolConfig);
-  // Connects only when a planOnce statement first needs it; set on each session before its first use.
+  const readPool = new pg.Pool(poolConfig);
+  // Readiness asks on a connection of its own, kept open, with a short timeout: a full pool or a
+  // lock must not make a database that answers look down (and take every server out of rotation).
+  const readyPool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 1,
+    idleTimeoutMillis: 0,
+    connectionTimeoutMillis: READY_TIMEOUT_MS,
+    statement_timeout: READY_TIMEOUT_MS,
+  });
+  // For statements run with `planOnce`: its sessions plan a prepared statement once and reuse that
+  // plan (plan_cache_mode = force_generic_plan). By default PostgreSQL plans a list page's
+  // statement anew on every execution (its LIMIT and OFFSET parameters make the generic plan look
+  // costlier than it is), and that planning was half the database's time on a page. Only
+  // statements whose plan never depends on their values may ask for it: a deep page's or a
+  // search's best plan does (generic, a deep page took 150 ms), and they keep PostgreSQL's choice
+  // on the read pool. Connects only when a planOnce statement first needs it; set on each session
+  // before its first use.
   const statementPool = new pg.Pool({
     ...poolConfig,
     // JIT off as well: a plan made without knowing the page's limit estimates a fraction of the
@@ -348,18 +363,18 @@ async function openPostgres(databaseUrl: string, poolSize: number, timeouts: Dat
     // PostgreSQL then compiled the plan again on every execution (7 ms for a 0.2 ms page).
     onConnect: async (client) => void (await client.query('SET plan_cache_mode = force_generic_plan; SET jit = off')),
   });
-  statementPools.set(pool, statementPool);
+  const pools = new PostgresPools({ writes: pool, reads: readPool, planned: statementPool });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   statementPool.on('error', () => {});
-  const waits = measureWaits(pool);
-  const statementWaits = measureWaits(statementPool);
+  readPool.on('error', () => {});
+  readyPool.on('error', () => {});
+  const waits = [pool, readPool, statementPool].map(measureWaits);
   // Fail fast on a wrong URL rather than at the first request.
   try {
     (await pool.connect()).release();
   } catch (error) {
-    await pool.end().catch(() => {});
-    await statementPool.end().catch(() => {});
+    for (const each of [pool, readPool, statementPool, readyPool]) await each.end().catch(() => {});
     const url = new URL(databaseUrl); // named without its credentials
     throw new DatabaseConnectError(
       `Cannot connect to PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname} (DATABASE_URL): ${(error as Error).message}`,
@@ -369,7 +384,7 @@ async function openPostgres(databaseUrl: string, poolSize: number, timeouts: Dat
   const notifications = new PostgresNotifications(databaseUrl);
   return {
     kind: 'postgres',
-    db: drizzlePg(pool) as unknown as Db,
+    db: drizzlePg(pools as unknown as pg.Pool) as unknown as Db,
     async execScript(script) {
       const client = await pool.connect();
       try {
@@ -386,23 +401,27 @@ async function openPostgres(databaseUrl: string, poolSize: number, timeouts: Dat
       }
     },
     async ping() {
-      await pool.query('select 1');
+      await readyPool.query('select 1');
     },
     listen: (channel, listener) => notifications.listen(channel, listener),
-    // Both pools together (the statement pool's connections are as many again at most).
-    poolStats: () => ({
-      max: 2 * poolSize,
-      total: pool.totalCount + statementPool.totalCount,
-      idle: pool.idleCount + statementPool.idleCount,
-      waiting: pool.waitingCount + statementPool.waitingCount,
-      acquired: waits.acquired + statementWaits.acquired,
-      waitSeconds: waits.seconds + statementWaits.seconds,
-    }),
+    // The three request pools together (write, read, planned: poolSize each at most); readiness's
+    // own connection aside.
+    poolStats: () => {
+      const each = [pool, readPool, statementPool];
+      const sum = (pick: (pool: pg.Pool) => number) => each.reduce((total, one) => total + pick(one), 0);
+      return {
+        max: each.length * poolSize,
+        total: sum((one) => one.totalCount),
+        idle: sum((one) => one.idleCount),
+        waiting: sum((one) => one.waitingCount),
+        acquired: waits.reduce((total, one) => total + one.acquired, 0),
+        waitSeconds: waits.reduce((total, one) => total + one.seconds, 0),
+      };
+    },
     async close() {
       await notifications.close();
       // Closing twice is harmless, as for the embedded database (pg's end() throws the second time).
-      if (!pool.ended) await pool.end();
-      if (!statementPool.ended) await statementPool.end();
+      for (const each of [pool, readPool, statementPool, readyPool]) if (!each.ended) await each.end();
     },
   };
 }

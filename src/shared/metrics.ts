@@ -1,7 +1,8 @@
 // Prometheus metrics of one process (an API server or a worker), in a registry of its own (tests run
 // many apps in one process). Built once by the entry file and passed to the HTTP layer and the
-// delivery worker; figures that live in the database (backlogs) and in the connection pool are read
-// at scrape time through the sources given here, so nothing polls between scrapes.
+// delivery worker. The connection pools' figures are read at scrape time (they are in memory); the
+// backlogs live in the database and are read in the background (see createMetrics): a scrape never
+// waits for the database.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface PoolStats {
@@ -43,7 +44,24 @@ export interface Metrics {
   deliveries: DeliveryMetrics;
   /** Adds the database-backed and pool figures (once the database is open). */
   setSources(sources: MetricsSources): void;
+  /**
+   * Reads the backlog now (after the read in flight, if any), as the background refresh does:
+   * for a figure wanted at once (tests). Settles when that read does.
+   */
+  refreshBacklog(): Promise<void>;
+  /** Stops the background refresh. */
+  close(): void;
 }
+
+/**
+ * The backlog is read every BACKLOG_REFRESH_MS once /metrics has been scraped, one read at a time.
+ * A read that fails, or has not answered within BACKLOG_TIMEOUT_MS, makes the backlog unknown:
+ * its gauges are left out of the scrape (not 0, which would say that nothing waits) until a read
+ * answers in time again. A figure older than BACKLOG_MAX_AGE_MS is never shown.
+ */
+const BACKLOG_REFRESH_MS = 5_000;
+const BACKLOG_TIMEOUT_MS = 2_000;
+const BACKLOG_MAX_AGE_MS = 3 * BACKLOG_REFRESH_MS;
 
 export function createMetrics(options: { process: 'api' | 'worker' }): Metrics {
   const registry = new Registry();
@@ -89,27 +107,43 @@ export function createMetrics(options: { process: 'api' | 'worker' }): Metrics {
     registers: [registry],
   });
 
+  // The last backlog read in time, with when it answered (performance.now()).
+  let known: { backlog: Backlog; at: number } | undefined;
+  let reading: Promise<void> | undefined;
+  let loop: NodeJS.Timeout | undefined;
+  let closed = false;
+  const readBacklog = (): Promise<void> => {
+    if (reading || !sources.backlog) return reading ?? Promise.resolve();
+    let late = false;
+    const timeout = setTimeout(() => {
+      late = true;
+      known = undefined;
+    }, BACKLOG_TIMEOUT_MS).unref();
+    reading = sources.backlog().then(
+      (backlog) => void (known = late ? undefined : { backlog, at: performance.now() }),
+      () => void (known = undefined),
+    );
+    // A read still waiting (on a lock) holds one connection; the next starts only once it is over.
+    reading = reading.finally(() => {
+      clearTimeout(timeout);
+      reading = undefined;
+    });
+    return reading;
+  };
   const backlogGauge = (name: string, help: string, pick: (backlog: Backlog) => number) => {
     new Gauge({
       name,
       help,
       registers: [registry],
-      async collect() {
-        if (!sources.backlog) return;
-        // A scrape must not fail because the database is slow or down: the figure is just missing.
-        try {
-          this.set(pick(await backlogOnce()));
-        } catch {
-          this.reset();
+      collect() {
+        if (!loop && !closed && sources.backlog) {
+          loop = setInterval(() => void readBacklog(), BACKLOG_REFRESH_MS).unref();
+          void readBacklog();
         }
+        if (known && performance.now() - known.at <= BACKLOG_MAX_AGE_MS) this.set(pick(known.backlog));
+        else this.remove({});
       },
     });
-  };
-  // The four backlog gauges share one query per scrape.
-  let pending: Promise<Backlog> | undefined;
-  const backlogOnce = () => {
-    pending ??= sources.backlog!().finally(() => queueMicrotask(() => (pending = undefined)));
-    return pending;
   };
   backlogGauge('webhook_outbox_events', 'Events recorded but not yet fanned out to subscriptions.', (b) => b.outboxEvents);
   backlogGauge('webhook_outbox_oldest_age_seconds', 'Age of the oldest event not yet fanned out (0 when none).', (b) => b.outboxOldestSeconds);
@@ -127,7 +161,7 @@ export function createMetrics(options: { process: 'api' | 'worker' }): Metrics {
     if (type === 'gauge') new Gauge({ name, help, registers: [registry], collect });
     else new Counter({ name, help, registers: [registry], collect });
   };
-  poolGauge('db_pool_max_connections', 'Size limit of the PostgreSQL connection pools (the main pool and the list statements\' pool, DB_POOL_SIZE each).', (s) => s.max);
+  poolGauge('db_pool_max_connections', 'Size limit of the PostgreSQL connection pools (writes, reads, and the list statements\' pool, DB_POOL_SIZE each).', (s) => s.max);
   poolGauge('db_pool_connections', 'Open PostgreSQL connections (in use and idle).', (s) => s.total);
   poolGauge('db_pool_idle_connections', 'Open PostgreSQL connections not in use.', (s) => s.idle);
   poolGauge('db_pool_waiting_requests', 'Queries waiting for a free connection right now.', (s) => s.waiting);
@@ -149,6 +183,14 @@ export function createMetrics(options: { process: 'api' | 'worker' }): Metrics {
     },
     setSources(next) {
       Object.assign(sources, next);
+    },
+    async refreshBacklog() {
+      await reading;
+      await readBacklog();
+    },
+    close() {
+      closed = true;
+      clearInterval(loop);
     },
   };
 }
