@@ -177,8 +177,18 @@ export async function measureWebhookFairness(bench: FairnessBench): Promise<void
     bench.figure('webhook_fair_p50_ms', Number.isFinite(p50) ? p50 : null, 'ms', 'reference', null, 'another company has 100 hanging subscriptions');
     bench.figure('webhook_fair_p99_ms', Number.isFinite(p99) ? p99 : null, 'ms', '< 1000', p99 < 1000 && delivered === moves, note);
   } finally {
-    for (const worker of workers) worker.kill('SIGTERM');
+    // Hung sends end when their sockets close; the workers record them and exit before the rows go.
     origin.close();
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (worker.exitCode !== null) return resolve();
+            worker.once('exit', () => resolve());
+            worker.kill('SIGTERM');
+          }),
+      ),
+    );
     await clearSubscriptions();
     // The hanging company's events left undelivered are not the next figure's work.
     await bench.withPg((c) => c.query('update events set dispatched_at = now() where company_id = $1 and dispatched_at is null', [hanging.companyId]));
