@@ -241,6 +241,7 @@ async function recordAttempt(deps: WorkerDeps, sent: SentAttempt): Promise<boole
       const failing = await markSubscriptionFailing(tx, delivery.subscriptionId, now, {
         failures: circuit.failures,
         openUntil: new Date(now.getTime() + circuit.cooldownMs),
+        attemptedAt: sent.attempt.attemptedAt,
       });
       const subscription = failing?.row;
       if (failing?.opened && subscription?.circuitOpenUntil) {

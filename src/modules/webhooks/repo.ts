@@ -264,8 +264,10 @@ const CLAIM_LOCK_ID = 72_616_932;
  * - none of a subscription whose circuit is open (`circuit_open_until` in the future), and one at
  *   a time (a probe) of one whose circuit has tripped (`circuitFailures` failures in a row) until
  *   an attempt succeeds;
- * - round-robin across companies (and, within a company, across its subscriptions): every
- *   company's first due delivery is taken before any company's second, oldest first among equals.
+ * - round-robin across companies (and, within a company, across its subscriptions), counting what
+ *   each already has in flight: a company with n in flight has its next due delivery taken as if
+ *   its (n+1)th, after every company with fewer; oldest first among equals. So the free slots go
+ *   first to the companies holding the fewest (each company's fair share of the slots).
  * Claims are serialized by a transaction-scoped advisory lock: a claim is one short statement, and
  * the count of deliveries in flight it reads is then never stale. A lease that ran out (its worker
  * died) makes the delivery due again. The claiming UPDATE returns the deliveries with their
@@ -301,7 +303,8 @@ export async function claimDueDeliveries(
         subscription_busy AS (SELECT subscription_id, count(*)::int AS n FROM leased GROUP BY subscription_id),
         company_busy AS (SELECT company_id, count(*)::int AS n FROM leased GROUP BY company_id),
         picks AS (
-          SELECT d.id, s.company_id, d.next_attempt_at, d.turn, ${input.perCompany}::int - coalesce(cb.n, 0) AS company_free
+          SELECT d.id, s.company_id, d.next_attempt_at, coalesce(sb.n, 0) + d.turn AS turn,
+                 coalesce(cb.n, 0) AS company_busy, ${input.perCompany}::int - coalesce(cb.n, 0) AS company_free
           FROM webhook_subscriptions s
           LEFT JOIN subscription_busy sb ON sb.subscription_id = s.id
           LEFT JOIN company_busy cb ON cb.company_id = s.company_id
@@ -325,12 +328,13 @@ export async function claimDueDeliveries(
           WHERE s.active AND (s.circuit_open_until IS NULL OR s.circuit_open_until <= ${now}::timestamptz)
         ),
         ranked AS (
-          SELECT id, next_attempt_at, company_free,
+          SELECT id, next_attempt_at, company_busy, company_free,
                  row_number() OVER (PARTITION BY company_id ORDER BY turn, next_attempt_at, id) AS company_turn
           FROM picks
         ),
         chosen AS (
-          SELECT id FROM ranked WHERE company_turn <= company_free ORDER BY company_turn, next_attempt_at, id LIMIT ${input.limit}
+          SELECT id FROM ranked WHERE company_turn <= company_free
+          ORDER BY company_busy + company_turn, next_attempt_at, id LIMIT ${input.limit}
         )
         UPDATE webhook_deliveries d
         SET locked_until = ${input.leaseUntil.toISOString()}::timestamptz, claim_token = ${input.token}::uuid
@@ -507,19 +511,21 @@ export async function markSubscriptionHealthy(tx: Db, id: string): Promise<void>
 
 /**
  * Starts (or continues) the subscription's run of failures and counts this one; at `circuit.failures`
- * in a row its circuit opens until `circuit.openUntil`, unless it is open already (failures of
- * sends that began before it opened do not push it further). Returns the row and whether this
- * failure opened the circuit.
+ * in a row its circuit opens until `circuit.openUntil`. Once it has opened, only an attempt begun
+ * after its cool-down (the probe) opens it again: the failures of sends that began before (still
+ * hanging when it opened) count, but neither push it further nor reopen it behind the probe's back.
+ * Returns the row and whether this failure opened the circuit.
  */
 export async function markSubscriptionFailing(
   tx: Db,
   id: string,
   now: Date,
-  circuit: { failures: number; openUntil: Date },
+  circuit: { failures: number; openUntil: Date; attemptedAt: Date },
 ): Promise<{ row: SubscriptionRow; opened: boolean } | undefined> {
   const at = now.toISOString();
   const opens = sql`${webhookSubscriptions.consecutiveFailures} + 1 >= ${circuit.failures}::int
-    AND (${webhookSubscriptions.circuitOpenUntil} IS NULL OR ${webhookSubscriptions.circuitOpenUntil} <= ${at}::timestamptz)`;
+    AND (${webhookSubscriptions.circuitOpenUntil} IS NULL
+         OR ${webhookSubscriptions.circuitOpenUntil} <= ${circuit.attemptedAt.toISOString()}::timestamptz)`;
   const [row] = await tx
     .update(webhookSubscriptions)
     .set({
