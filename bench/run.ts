@@ -19,11 +19,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { LoadResult, LoadSpec } from './load.ts';
+import { measureWebhookFairness } from './webhook-fairness.ts';
 
 const quick = process.argv.includes('--quick');
 // `--only lists,patch` measures only the named groups (lists, deep, overview, search, cursor,
-// webhooks, patch, auth): for working on one figure without waiting for the rest.
-const GROUPS = ['lists', 'deep', 'overview', 'search', 'cursor', 'webhooks', 'patch', 'auth'] as const;
+// webhooks, fairness, patch, auth): for working on one figure without waiting for the rest.
+const GROUPS = ['lists', 'deep', 'overview', 'search', 'cursor', 'webhooks', 'fairness', 'patch', 'auth'] as const;
 type Group = (typeof GROUPS)[number];
 const onlyArg = process.argv.indexOf('--only');
 const only = onlyArg >= 0 ? new Set(process.argv[onlyArg + 1]?.split(',')) : undefined;
@@ -37,7 +38,7 @@ const SCALE = quick
 const SMALL = { listings: 50, candidates: 500, applications: 2_000 };
 const SECONDS = quick ? 3 : 10;
 const DEEP_PAGE = quick ? 4_000 : 40_000;
-const PORTS = { server: 3471, ceiling: 3472, twin: 3473, receiver: 3474 };
+const PORTS = { server: 3471, ceiling: 3472, twin: 3473, receiver: 3474, sharedOrigin: 3475 };
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = quick ? 'recruiting_bench_quick' : 'recruiting_bench';
@@ -352,6 +353,23 @@ async function main(): Promise<void> {
   }
   // Before the status-move load below, whose outbox events the worker would still be working off.
   if (wanted('webhooks')) await measureWebhooks(api, seeded.hookCompanyId, hookKey);
+  if (wanted('fairness')) {
+    // The hanging company: a small seeded one other than the webhook company.
+    const [hangingCompanyId] = await withPg(benchUrl, async (client) =>
+      (await client.query('select id from companies where id <> all($1::uuid[]) order by id limit 1', [[seeded.bigCompanyId, seeded.hookCompanyId]])).rows.map((row: { id: string }) => row.id),
+    );
+    await measureWebhookFairness({
+      quick,
+      api,
+      healthy: { companyId: seeded.hookCompanyId, key: hookKey },
+      hanging: { companyId: hangingCompanyId, key: await apiKey(hangingCompanyId) },
+      port: PORTS.sharedOrigin,
+      start,
+      withPg: (fn) => withPg(benchUrl, fn),
+      figure,
+      log,
+    });
+  }
 
   if (wanted('patch')) await measurePatch(api, seeded.bigCompanyId, bigHeaders, ceilingB.listings);
   clearInterval(sampler);

@@ -28,6 +28,12 @@ export interface Config {
   webhookConcurrency: number;
   /** Deliveries of one subscription in flight at once, across all workers (fairness). */
   webhookSubscriptionConcurrency: number;
+  /** Deliveries of one company in flight at once, across all workers (fairness; default half of webhookConcurrency). */
+  webhookCompanyConcurrency: number;
+  /** Failed attempts in a row after which a subscription's circuit opens (its deliveries wait, then one probe). */
+  webhookCircuitFailures: number;
+  /** How long an open circuit keeps a subscription's deliveries waiting before the probe. */
+  webhookCircuitCooldownSeconds: number;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
   /** How long an Idempotency-Key claim without an answer holds before a retry may take it over. */
@@ -311,6 +317,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const devSignIn = boolean(env, 'DEV_SIGN_IN', databaseUrl === undefined && mode === 'development');
+  const webhookConcurrency = integer(env, 'WEBHOOK_CONCURRENCY', 200, 1, 200);
   if (mode === 'production' && devSignIn) {
     throw new ConfigError('DEV_SIGN_IN cannot be true in production mode (anyone could sign in as anyone)');
   }
@@ -327,10 +334,14 @@ export function loadConfig(env: Env = process.env): Config {
     // PGlite is single-process: with the embedded database only the server itself can deliver.
     webhookWorkerInServer: boolean(env, 'WEBHOOK_WORKER_IN_SERVER', databaseUrl === undefined),
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 60_000),
-    // Keep it above the 10 s send timeout, or a slow receiver may get a second copy.
+    // Keep it above a send's 10 s to connect plus 10 s for the answer, or a slow receiver may get a second copy.
     webhookLeaseSeconds: integer(env, 'WEBHOOK_LEASE_SECONDS', 60, 1, 3600),
-    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 200, 1, 200),
+    webhookConcurrency,
     webhookSubscriptionConcurrency: integer(env, 'WEBHOOK_SUBSCRIPTION_CONCURRENCY', 50, 1, 200),
+    // Half a worker's slots by default: the other half stays for the other companies.
+    webhookCompanyConcurrency: integer(env, 'WEBHOOK_COMPANY_CONCURRENCY', Math.ceil(webhookConcurrency / 2), 1, 200),
+    webhookCircuitFailures: integer(env, 'WEBHOOK_CIRCUIT_FAILURES', 5, 1, 1000),
+    webhookCircuitCooldownSeconds: integer(env, 'WEBHOOK_CIRCUIT_COOLDOWN_SECONDS', 60, 1, 86_400),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     idempotencyLeaseSeconds: integer(env, 'IDEMPOTENCY_LEASE_SECONDS', 60, 1, 86_400),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),

@@ -1,6 +1,7 @@
 // One company's slow endpoints must not hold up another company's deliveries: claims are capped
-// per subscription and taken round-robin across companies, and every attempt ends at a deadline
-// the receiver cannot stretch (headers and body together).
+// per subscription and per company and taken round-robin across companies, an endpoint that keeps
+// failing has its circuit opened, and every attempt ends at a deadline the receiver cannot stretch
+// (headers and body together) that starts once the request is on its connection.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { sql } from 'drizzle-orm';
@@ -22,21 +23,34 @@ const silentLog = { debug() {}, info() {}, warn() {}, error() {} };
 let t: TestApp;
 let receiver: Receiver;
 
-/** An endpoint that accepts every request and never answers (or, for /drip, drips a body forever). */
+/**
+ * An endpoint that accepts every request and never answers (or, for /drip, drips a body forever);
+ * /ok answers 204 at once (recording when each webhook-id arrived), /slow answers 200 after ?ms=.
+ */
 interface Stalling {
   origin: string;
   requests: string[];
+  /** webhook-id -> Date.now() when an /ok request arrived. */
+  ok: Map<string, number>;
   close(): Promise<void>;
 }
 
 async function startStallingServer(): Promise<Stalling> {
   const requests: string[] = [];
+  const ok = new Map<string, number>();
   const sockets = new Set<Socket>();
   const drips = new Set<NodeJS.Timeout>();
   const server: Server = createServer((req, res: ServerResponse) => {
     requests.push(req.url ?? '');
     req.resume();
-    if (req.url?.startsWith('/drip')) {
+    if (req.url?.startsWith('/ok')) {
+      ok.set(String(req.headers['webhook-id']), Date.now());
+      res.writeHead(204).end();
+    } else if (req.url?.startsWith('/slow')) {
+      const ms = Number(new URL(req.url, 'http://x').searchParams.get('ms'));
+      const timer = setTimeout(() => res.writeHead(200).end('late'), ms);
+      res.on('close', () => clearTimeout(timer));
+    } else if (req.url?.startsWith('/drip')) {
       res.writeHead(200, { 'content-type': 'text/plain' });
       const timer = setInterval(() => res.write('.'), 50);
       drips.add(timer);
@@ -51,6 +65,7 @@ async function startStallingServer(): Promise<Stalling> {
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    ok,
     async close() {
       for (const timer of drips) clearInterval(timer);
       for (const socket of sockets) socket.destroy();
@@ -154,7 +169,100 @@ describe('fair scheduling', () => {
   });
 });
 
+describe('one company’s hanging receivers', () => {
+  it('leave another company’s deliveries on the same origin prompt, and have their circuits opened, then probed one at a time', async () => {
+    const hanging = await t.tenant();
+    const other = await t.tenant();
+    const hangs = ['/hang-x', '/hang-y', '/hang-z'];
+    const subscriptions: Array<{ id: string }> = [];
+    for (const path of hangs) subscriptions.push(await subscribe(hanging, `${stalling.origin}${path}`));
+    for (let i = 0; i < 4; i++) await emit(hanging.companyId, 'candidate.created', { i });
+    await subscribe(other, `${stalling.origin}/ok`);
+
+    const warnings: Array<{ obj: Record<string, unknown>; msg?: string }> = [];
+    const log = { ...silentLog, warn: (obj: object, msg?: string) => void warnings.push({ obj: obj as Record<string, unknown>, msg }) };
+    const timeoutMs = 4_000;
+    const transport = createWebhookTransport({ allowLocal: true, timeoutMs });
+    const deps: WorkerDeps = {
+      db: t.ctx.db,
+      clock: t.clock,
+      secrets: t.ctx.secrets,
+      transport,
+      log,
+      leaseMs: 120_000,
+      // Six slots and the default per-subscription cap (50): the hanging company's twelve
+      // deliveries would take every slot but for its company cap of three.
+      concurrency: 6,
+      perCompanyConcurrency: 3,
+      circuit: { failures: 2, cooldownMs: 60_000 },
+    };
+    const loop = runWebhookWorkerLoop(deps, { pollMs: 20 });
+    try {
+      await eventually(() => stalling.requests.length > 0, 10_000, 'the hanging company’s first sends');
+      // The other company's events, while every send of the hanging company hangs.
+      const emitted = new Map<string, number>();
+      for (let i = 0; i < 5; i++) {
+        const event = await emit(other.companyId, 'candidate.created', { n: i });
+        emitted.set(event.id, Date.now());
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      await eventually(() => [...emitted.keys()].every((id) => stalling.ok.has(id)), 15_000, 'the other company’s deliveries');
+      // Each well within the hanging sends' deadline: none waited for a slot or a connection.
+      const waits = [...emitted].map(([id, at]) => stalling.ok.get(id)! - at);
+      expect(Math.max(...waits)).toBeLessThan(timeoutMs / 2);
+
+      // Two time-outs in a row open each endpoint's circuit; the log says so.
+      await eventually(
+        () => subscriptions.every((s) => warnings.some((w) => w.obj.subscriptionId === s.id && /circuit/.test(w.msg ?? ''))),
+        25_000,
+        'every hanging endpoint’s circuit opened',
+      );
+      // The delivery log shows the deferral: nothing is due before the circuit's cool-down ends.
+      const now = t.clock.now().getTime();
+      for (const subscription of subscriptions) {
+        const res = await t.app.inject({ method: 'GET', url: `/public/v1/webhooks/${subscription.id}/deliveries?size=100`, headers: hanging.headers });
+        const pending = (res.json() as { data: Array<{ status: string; nextAttemptAt: string }> }).data.filter((d) => d.status === 'PENDING');
+        expect(pending).toHaveLength(4);
+        for (const delivery of pending) expect(Date.parse(delivery.nextAttemptAt)).toBeGreaterThan(now + 40_000);
+      }
+      // While open, nothing is sent to them (their retries were due 5 s after each time-out).
+      const sentTo = (path: string) => stalling.requests.filter((p) => p === path).length;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const sentWhileOpen = hangs.map(sentTo);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(hangs.map(sentTo)).toEqual(sentWhileOpen);
+
+      // After the cool-down: one probe per endpoint, not its backlog (a send from before the
+      // circuit opened may still hang: the probe waits for it).
+      t.clock.advance(61_000);
+      await eventually(() => hangs.every((path, i) => sentTo(path) > sentWhileOpen[i]), timeoutMs + 6_000, 'the probes');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(hangs.map(sentTo)).toEqual(sentWhileOpen.map((n) => n + 1));
+    } finally {
+      await stalling.close();
+      stalling = await startStallingServer();
+      await loop.stop();
+      await transport.close();
+    }
+  });
+});
+
 describe('per-attempt deadline', () => {
+  it('does not count the wait for one of the origin’s connections against the deadline', async () => {
+    const timeoutMs = 2_000;
+    const transport = createWebhookTransport({ allowLocal: true, timeoutMs, connectionsPerOrigin: 50 });
+    try {
+      // Fifty answers that take 1.2 s hold every connection to the origin; the next send waits
+      // for one, then gets its answer 1.2 s later: within its own 2 s, not within 2 s of the call.
+      const busy = Array.from({ length: 50 }, (_, i) => transport.send(`${stalling.origin}/slow/${i}?ms=1200`, {}, '{}'));
+      const queued = await transport.send(`${stalling.origin}/slow/queued?ms=1200`, {}, '{}');
+      expect(queued).toMatchObject({ kind: 'response', statusCode: 200 });
+      for (const result of await Promise.all(busy)) expect(result).toMatchObject({ kind: 'response', statusCode: 200 });
+    } finally {
+      await transport.close();
+    }
+  });
+
   it('ends an attempt whose answer drips a byte at a time, at the deadline', async () => {
     const transport = createWebhookTransport({ allowLocal: true, timeoutMs: 500 });
     try {

@@ -10,6 +10,12 @@ describe('webhook worker settings', () => {
 
   it('has sensible defaults', () => {
     expect(loadConfig({})).toMatchObject({ webhookPollMs: 1000, webhookLeaseSeconds: 60, webhookConcurrency: 200, webhookSubscriptionConcurrency: 50 });
+    expect(loadConfig({})).toMatchObject({ webhookCompanyConcurrency: 100, webhookCircuitFailures: 5, webhookCircuitCooldownSeconds: 60 });
+  });
+
+  it('caps a company at half a worker’s slots unless told otherwise', () => {
+    expect(loadConfig({ WEBHOOK_CONCURRENCY: '9' }).webhookCompanyConcurrency).toBe(5);
+    expect(loadConfig({ WEBHOOK_CONCURRENCY: '9', WEBHOOK_COMPANY_CONCURRENCY: '9' }).webhookCompanyConcurrency).toBe(9);
   });
 
   it.each([
@@ -18,6 +24,10 @@ describe('webhook worker settings', () => {
     ['WEBHOOK_LEASE_SECONDS', '0'],
     ['WEBHOOK_CONCURRENCY', '1000'],
     ['WEBHOOK_SUBSCRIPTION_CONCURRENCY', '0'],
+    ['WEBHOOK_COMPANY_CONCURRENCY', '0'],
+    ['WEBHOOK_COMPANY_CONCURRENCY', '201'],
+    ['WEBHOOK_CIRCUIT_FAILURES', '0'],
+    ['WEBHOOK_CIRCUIT_COOLDOWN_SECONDS', 'soon'],
     ['WEBHOOK_WORKER_IN_SERVER', 'maybe'],
   ])('refuses %s=%s naming the setting', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);

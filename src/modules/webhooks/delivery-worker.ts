@@ -52,6 +52,13 @@ export interface WorkerDeps {
    * company's slow endpoints cannot take every slot.
    */
   perSubscriptionConcurrency?: number;
+  /**
+   * Deliveries of one company in flight at once, across all workers (default: half of
+   * `concurrency`), so one company's many hanging endpoints leave the other companies their slots.
+   */
+  perCompanyConcurrency?: number;
+  /** The circuit breaker per subscription (default DEFAULT_CIRCUIT). */
+  circuit?: CircuitSettings;
   /** Jitter source for the retry schedule. */
   random?: () => number;
   /** Attempts by outcome, and the time from event to receipt. */
@@ -133,8 +140,26 @@ async function fanOut(
 
 export const DEFAULT_PER_SUBSCRIPTION_CONCURRENCY = 50;
 
+/**
+ * An endpoint whose attempts fail `failures` times in a row (no answer in time, no connection, or
+ * an answer other than 2xx) has its circuit opened: its deliveries wait `cooldownMs`, then one is
+ * sent as a probe; a success closes the circuit, a failure opens it again. A hanging endpoint then
+ * holds a slot for one probe per cool-down instead of its every delivery's attempts.
+ */
+export interface CircuitSettings {
+  failures: number;
+  cooldownMs: number;
+}
+
+export const DEFAULT_CIRCUIT: CircuitSettings = { failures: 5, cooldownMs: 60_000 };
+
+/** The company cap when none is set: half a worker's slots stay for the other companies. */
+export function defaultCompanyConcurrency(concurrency: number): number {
+  return Math.max(1, Math.ceil(concurrency / 2));
+}
+
 export async function claimDeliveries(
-  deps: Pick<WorkerDeps, 'db' | 'clock' | 'leaseMs' | 'perSubscriptionConcurrency'>,
+  deps: Pick<WorkerDeps, 'db' | 'clock' | 'leaseMs' | 'concurrency' | 'perSubscriptionConcurrency' | 'perCompanyConcurrency' | 'circuit'>,
   limit: number,
   options: { inTransaction?: boolean } = {},
 ) {
@@ -147,6 +172,8 @@ export async function claimDeliveries(
       token: randomUUID(),
       limit,
       perSubscription: deps.perSubscriptionConcurrency ?? DEFAULT_PER_SUBSCRIPTION_CONCURRENCY,
+      perCompany: deps.perCompanyConcurrency ?? defaultCompanyConcurrency(deps.concurrency),
+      circuitFailures: (deps.circuit ?? DEFAULT_CIRCUIT).failures,
     },
     options,
   );
@@ -192,7 +219,9 @@ function nextAttemptAt(sent: SentAttempt): Date | null {
 async function recordAttempt(deps: WorkerDeps, sent: SentAttempt): Promise<boolean> {
   const { delivery } = sent.claimed;
   const { outcome, now } = sent;
-  return deps.db.transaction(async (tx) => {
+  const circuit = deps.circuit ?? DEFAULT_CIRCUIT;
+  let circuitOpened: { failures: number; until: Date } | undefined;
+  const applied = await deps.db.transaction(async (tx) => {
     await insertAttemptIfDeliveryExists(tx, sent.attempt);
     const row = await finishClaimedDelivery(tx, {
       id: delivery.id,
@@ -209,13 +238,28 @@ async function recordAttempt(deps: WorkerDeps, sent: SentAttempt): Promise<boole
     } else if (outcome.subscription === 'gone') {
       await disableSubscription(tx, delivery.subscriptionId, 'ENDPOINT_GONE', now);
     } else {
-      const subscription = await markSubscriptionFailing(tx, delivery.subscriptionId, now);
+      const failing = await markSubscriptionFailing(tx, delivery.subscriptionId, now, {
+        failures: circuit.failures,
+        openUntil: new Date(now.getTime() + circuit.cooldownMs),
+        attemptedAt: sent.attempt.attemptedAt,
+      });
+      const subscription = failing?.row;
+      if (failing?.opened && subscription?.circuitOpenUntil) {
+        circuitOpened = { failures: subscription.consecutiveFailures, until: subscription.circuitOpenUntil };
+      }
       if (subscription?.active && subscription.failingSince && failedLongEnoughToDisable(subscription.failingSince, now)) {
         await disableSubscription(tx, delivery.subscriptionId, 'FAILING', now);
       }
     }
     return true;
   });
+  if (circuitOpened) {
+    deps.log.warn(
+      { subscriptionId: delivery.subscriptionId, consecutiveFailures: circuitOpened.failures, circuitOpenUntil: circuitOpened.until.toISOString() },
+      'webhook endpoint keeps failing: its deliveries wait until the circuit closes, then one probe',
+    );
+  }
+  return applied;
 }
 
 /** Logs and counts an attempt once its outcome is written (applied: the lease was still held). */
@@ -472,7 +516,16 @@ export function runWebhookWorkerLoop(deps: WorkerDeps, options: LoopOptions): We
 export interface DeliveryInput {
   db: Db;
   notifications?: ServiceContext['notifications'];
-  config: Pick<Config, 'webhookLeaseSeconds' | 'webhookConcurrency' | 'webhookSubscriptionConcurrency' | 'webhookPollMs'>;
+  config: Pick<
+    Config,
+    | 'webhookLeaseSeconds'
+    | 'webhookConcurrency'
+    | 'webhookSubscriptionConcurrency'
+    | 'webhookCompanyConcurrency'
+    | 'webhookCircuitFailures'
+    | 'webhookCircuitCooldownSeconds'
+    | 'webhookPollMs'
+  >;
   clock: Clock;
   secrets: SecretBox;
   log: WorkerLog;
@@ -492,6 +545,8 @@ export function deliveryDeps(input: DeliveryInput): WorkerDeps {
     leaseMs: input.config.webhookLeaseSeconds * 1000,
     concurrency: input.config.webhookConcurrency,
     perSubscriptionConcurrency: input.config.webhookSubscriptionConcurrency,
+    perCompanyConcurrency: input.config.webhookCompanyConcurrency,
+    circuit: { failures: input.config.webhookCircuitFailures, cooldownMs: input.config.webhookCircuitCooldownSeconds * 1000 },
   };
 }
 
@@ -506,6 +561,9 @@ export function startWebhookWorker(input: DeliveryInput): WebhookWorker {
       pollMs: input.config.webhookPollMs,
       concurrency: input.config.webhookConcurrency,
       perSubscriptionConcurrency: input.config.webhookSubscriptionConcurrency,
+      perCompanyConcurrency: input.config.webhookCompanyConcurrency,
+      circuitFailures: input.config.webhookCircuitFailures,
+      circuitCooldownSeconds: input.config.webhookCircuitCooldownSeconds,
     },
     'webhook delivery worker started',
   );

@@ -259,9 +259,15 @@ const CLAIM_LOCK_ID = 72_616_932;
 /**
  * Takes a lease on up to `limit` due deliveries of active subscriptions, fairly:
  * - per subscription, at most `perSubscription` deliveries in flight (leased and not run out),
- *   counting every worker's, so endpoints that hang tie up only a few slots;
- * - round-robin across companies (and, within a company, across its subscriptions): every
- *   company's first due delivery is taken before any company's second, oldest first among equals.
+ *   and per company at most `perCompany`, counting every worker's, so endpoints that hang tie up
+ *   only a few slots, and one company's many endpoints no more than its share;
+ * - none of a subscription whose circuit is open (`circuit_open_until` in the future), and one at
+ *   a time (a probe) of one whose circuit has tripped (`circuitFailures` failures in a row) until
+ *   an attempt succeeds;
+ * - round-robin across companies (and, within a company, across its subscriptions), counting what
+ *   each already has in flight: a company with n in flight has its next due delivery taken as if
+ *   its (n+1)th, after every company with fewer; oldest first among equals. So the free slots go
+ *   first to the companies holding the fewest (each company's fair share of the slots).
  * Claims are serialized by a transaction-scoped advisory lock: a claim is one short statement, and
  * the count of deliveries in flight it reads is then never stale. A lease that ran out (its worker
  * died) makes the delivery due again. The claiming UPDATE returns the deliveries with their
@@ -269,7 +275,15 @@ const CLAIM_LOCK_ID = 72_616_932;
  */
 export async function claimDueDeliveries(
   db: Db,
-  input: { now: Date; leaseUntil: Date; token: string; limit: number; perSubscription: number },
+  input: {
+    now: Date;
+    leaseUntil: Date;
+    token: string;
+    limit: number;
+    perSubscription: number;
+    perCompany: number;
+    circuitFailures: number;
+  },
   options: { inTransaction?: boolean } = {},
 ): Promise<ClaimedDelivery[]> {
   const now = input.now.toISOString();
@@ -282,13 +296,18 @@ export async function claimDueDeliveries(
     return queryRows<ClaimedRow>(
       tx,
       sql`
-        WITH picks AS (
-          SELECT d.id, s.company_id, d.next_attempt_at, d.turn
+        WITH leased AS (
+          SELECT subscription_id, company_id FROM webhook_deliveries
+          WHERE status = 'PENDING' AND locked_until IS NOT NULL AND locked_until > ${now}::timestamptz
+        ),
+        subscription_busy AS (SELECT subscription_id, count(*)::int AS n FROM leased GROUP BY subscription_id),
+        company_busy AS (SELECT company_id, count(*)::int AS n FROM leased GROUP BY company_id),
+        picks AS (
+          SELECT d.id, s.company_id, d.next_attempt_at, coalesce(sb.n, 0) + d.turn AS turn,
+                 coalesce(cb.n, 0) AS company_busy, ${input.perCompany}::int - coalesce(cb.n, 0) AS company_free
           FROM webhook_subscriptions s
-          CROSS JOIN LATERAL (
-            SELECT count(*)::int AS n FROM webhook_deliveries f
-            WHERE f.subscription_id = s.id AND f.status = 'PENDING' AND f.locked_until > ${now}::timestamptz
-          ) busy
+          LEFT JOIN subscription_busy sb ON sb.subscription_id = s.id
+          LEFT JOIN company_busy cb ON cb.company_id = s.company_id
           CROSS JOIN LATERAL (
             SELECT q.id, q.next_attempt_at, row_number() OVER (ORDER BY q.next_attempt_at, q.id) AS turn
             FROM webhook_deliveries q
@@ -297,17 +316,25 @@ export async function claimDueDeliveries(
               AND q.next_attempt_at <= ${now}::timestamptz
               AND (q.locked_until IS NULL OR q.locked_until <= ${now}::timestamptz)
             ORDER BY q.next_attempt_at, q.id
-            LIMIT greatest(${input.perSubscription}::int - busy.n, 0)
+            LIMIT greatest(
+              least(
+                CASE WHEN s.consecutive_failures >= ${input.circuitFailures}::int THEN 1 ELSE ${input.perSubscription}::int END
+                  - coalesce(sb.n, 0),
+                ${input.perCompany}::int - coalesce(cb.n, 0)
+              ),
+              0
+            )
           ) d
-          WHERE s.active
+          WHERE s.active AND (s.circuit_open_until IS NULL OR s.circuit_open_until <= ${now}::timestamptz)
         ),
         ranked AS (
-          SELECT id, next_attempt_at,
+          SELECT id, next_attempt_at, company_busy, company_free,
                  row_number() OVER (PARTITION BY company_id ORDER BY turn, next_attempt_at, id) AS company_turn
           FROM picks
         ),
         chosen AS (
-          SELECT id FROM ranked ORDER BY company_turn, next_attempt_at, id LIMIT ${input.limit}
+          SELECT id FROM ranked WHERE company_turn <= company_free
+          ORDER BY company_busy + company_turn, next_attempt_at, id LIMIT ${input.limit}
         )
         UPDATE webhook_deliveries d
         SET locked_until = ${input.leaseUntil.toISOString()}::timestamptz, claim_token = ${input.token}::uuid
@@ -425,8 +452,8 @@ export async function recordDeliveredAttempts(db: Db, finished: FinishedAttempt[
         RETURNING d.id, d.subscription_id
       ),
       healthy AS (
-        UPDATE webhook_subscriptions s SET failing_since = NULL
-        WHERE s.id IN (SELECT subscription_id FROM applied) AND s.failing_since IS NOT NULL
+        UPDATE webhook_subscriptions s SET failing_since = NULL, consecutive_failures = 0, circuit_open_until = NULL
+        WHERE s.id IN (SELECT subscription_id FROM applied) AND (s.failing_since IS NOT NULL OR s.consecutive_failures > 0)
       )
       SELECT id FROM applied`,
   );
@@ -473,18 +500,43 @@ export async function insertAttemptIfDeliveryExists(tx: Db, row: AttemptRow): Pr
 export async function markSubscriptionHealthy(tx: Db, id: string): Promise<void> {
   await tx
     .update(webhookSubscriptions)
-    .set({ failingSince: null })
-    .where(and(eq(webhookSubscriptions.id, id), sql`${webhookSubscriptions.failingSince} IS NOT NULL`));
+    .set({ failingSince: null, consecutiveFailures: 0, circuitOpenUntil: null })
+    .where(
+      and(
+        eq(webhookSubscriptions.id, id),
+        sql`(${webhookSubscriptions.failingSince} IS NOT NULL OR ${webhookSubscriptions.consecutiveFailures} > 0)`,
+      ),
+    );
 }
 
-/** Starts (or continues) the subscription's run of failures; returns when the run started. */
-export async function markSubscriptionFailing(tx: Db, id: string, now: Date): Promise<SubscriptionRow | undefined> {
+/**
+ * Starts (or continues) the subscription's run of failures and counts this one; at `circuit.failures`
+ * in a row its circuit opens until `circuit.openUntil`. Once it has opened, only an attempt begun
+ * after its cool-down (the probe) opens it again: the failures of sends that began before (still
+ * hanging when it opened) count, but neither push it further nor reopen it behind the probe's back.
+ * Returns the row and whether this failure opened the circuit.
+ */
+export async function markSubscriptionFailing(
+  tx: Db,
+  id: string,
+  now: Date,
+  circuit: { failures: number; openUntil: Date; attemptedAt: Date },
+): Promise<{ row: SubscriptionRow; opened: boolean } | undefined> {
+  const at = now.toISOString();
+  const opens = sql`${webhookSubscriptions.consecutiveFailures} + 1 >= ${circuit.failures}::int
+    AND (${webhookSubscriptions.circuitOpenUntil} IS NULL
+         OR ${webhookSubscriptions.circuitOpenUntil} <= ${circuit.attemptedAt.toISOString()}::timestamptz)`;
   const [row] = await tx
     .update(webhookSubscriptions)
-    .set({ failingSince: sql`coalesce(${webhookSubscriptions.failingSince}, ${now.toISOString()}::timestamptz)` })
+    .set({
+      failingSince: sql`coalesce(${webhookSubscriptions.failingSince}, ${at}::timestamptz)`,
+      consecutiveFailures: sql`${webhookSubscriptions.consecutiveFailures} + 1`,
+      circuitOpenUntil: sql`CASE WHEN ${opens} THEN ${circuit.openUntil.toISOString()}::timestamptz ELSE ${webhookSubscriptions.circuitOpenUntil} END`,
+    })
     .where(eq(webhookSubscriptions.id, id))
     .returning();
-  return row;
+  if (!row) return undefined;
+  return { row, opened: row.circuitOpenUntil !== null && row.circuitOpenUntil.getTime() === circuit.openUntil.getTime() };
 }
 
 export async function disableSubscription(

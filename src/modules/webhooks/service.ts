@@ -147,7 +147,12 @@ function toAttemptView(row: AttemptRow): AttemptView {
   };
 }
 
-function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[]): DeliveryView {
+/**
+ * `circuitOpenUntil`: the subscription's circuit (delivery-worker.ts): while it is open, a pending
+ * delivery waits for it whatever its own retry time, and the log says so.
+ */
+function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[], circuitOpenUntil: Date | null): DeliveryView {
+  const nextAttemptAt = row.nextAttemptAt && circuitOpenUntil && circuitOpenUntil > row.nextAttemptAt ? circuitOpenUntil : row.nextAttemptAt;
   return {
     id: row.id,
     subscriptionId: row.subscriptionId,
@@ -155,7 +160,7 @@ function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[]): DeliveryView 
     eventType: row.eventType,
     status: row.status,
     attemptCount: row.attemptCount,
-    nextAttemptAt: row.status === 'PENDING' ? (row.nextAttemptAt?.toISOString() ?? null) : null,
+    nextAttemptAt: row.status === 'PENDING' ? (nextAttemptAt?.toISOString() ?? null) : null,
     payload: row.payload,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -205,6 +210,8 @@ export async function createSubscription(
     previousSecret: null,
     previousSecretExpiresAt: null,
     failingSince: null,
+    consecutiveFailures: 0,
+    circuitOpenUntil: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -242,16 +249,22 @@ export async function updateSubscriptionSettings(
   const patch: Partial<SubscriptionRow> = {};
   if (input.events !== undefined) patch.events = checkEvents(input.events);
   await subscriptionOrNotFound(ctx, companyId, id);
+  // Another endpoint, or switched on again by the company: its circuit starts closed.
+  const closeCircuit = () => Object.assign(patch, { consecutiveFailures: 0, circuitOpenUntil: null });
   if (input.url !== undefined) {
     await checkUrl(transport, input.url);
     patch.url = input.url;
+    closeCircuit();
   }
   if (input.active !== undefined) {
     patch.active = input.active;
     // Switched on or off by the company: no service-set reason, and a fresh start for the
     // five-day failure count.
     patch.disabledReason = null;
-    if (input.active) patch.failingSince = null;
+    if (input.active) {
+      patch.failingSince = null;
+      closeCircuit();
+    }
   }
   const row = await updateSubscription(ctx.db, companyId, id, { ...patch, updatedAt: ctx.clock.now() });
   if (!row) throw new NotFoundError('Webhook subscription');
@@ -344,7 +357,7 @@ export async function listDeliveriesPage(
   filter: { status?: DeliveryStatus | undefined },
   page: PageRequest,
 ): Promise<Page<DeliveryView>> {
-  await subscriptionOrNotFound(ctx, companyId, subscriptionId);
+  const subscription = await subscriptionOrNotFound(ctx, companyId, subscriptionId);
   const position = startPage(page, 'webhook-deliveries', NEWEST_FIRST, { companyId, subscriptionId, status: filter.status ?? null });
   const { rows: fetched, total } = await listDeliveries(ctx.db, subscriptionId, filter, position);
   const { rows, ...cursors } = endPage(fetched, position, (row) => [row.createdAt, row.id]);
@@ -353,7 +366,7 @@ export async function listDeliveriesPage(
     rows.map((row) => row.id),
   );
   return toPage(
-    rows.map((row) => toDeliveryView(row, attempts)),
+    rows.map((row) => toDeliveryView(row, attempts, subscription.circuitOpenUntil)),
     total,
     position,
     cursors,
@@ -376,7 +389,7 @@ export async function redeliver(
   }
   const row = await requeueDelivery(ctx.db, deliveryId, ctx.clock.now());
   if (!row) throw new NotFoundError('Webhook delivery');
-  return toDeliveryView(row, await listAttempts(ctx.db, [row.id]));
+  return toDeliveryView(row, await listAttempts(ctx.db, [row.id]), subscription.circuitOpenUntil);
 }
 
 /** The delivery backlog for /metrics: events not yet fanned out and deliveries not yet done, with the age of the oldest. */

@@ -5,10 +5,12 @@
 // resolves to 127.0.0.1 now (DNS rebinding) is refused here, with no second lookup after the check.
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent, buildConnector, request } from 'undici';
+import { Agent, buildConnector, request, type Dispatcher } from 'undici';
 import { isAddressAllowed } from './address-guard.ts';
 
 export const SEND_TIMEOUT_MS = 10_000;
+/** Connections to one origin at once, per process: the worker's most sends in flight (WEBHOOK_CONCURRENCY's limit). */
+export const CONNECTIONS_PER_ORIGIN = 200;
 /** At most this much of a receiver's answer is kept (decisions.md: 20 KB). */
 export const RESPONSE_BODY_LIMIT_BYTES = 20 * 1024;
 
@@ -58,7 +60,15 @@ export interface WebhookTransport {
 export interface TransportOptions {
   /** config.webhookAllowLocal: http and loopback/private addresses allowed. */
   allowLocal: boolean;
+  /** The answer's deadline, from the moment the request is written on its connection. */
   timeoutMs?: number;
+  /** Making the connection (DNS, TCP, TLS) gets this long (default timeoutMs). */
+  connectTimeoutMs?: number;
+  /**
+   * Connections to one origin at once (default CONNECTIONS_PER_ORIGIN). A send beyond them waits
+   * for one, and the wait is not part of its deadline; at the default a worker's sends never wait.
+   */
+  connectionsPerOrigin?: number;
   /** Tests replace DNS to show rebinding is refused. */
   resolve?: Resolver;
   userAgent?: string;
@@ -75,6 +85,7 @@ function blockedError(): NodeJS.ErrnoException {
 export function createWebhookTransport(options: TransportOptions): WebhookTransport {
   const allowLocal = options.allowLocal;
   const timeoutMs = options.timeoutMs ?? SEND_TIMEOUT_MS;
+  const connectTimeoutMs = options.connectTimeoutMs ?? timeoutMs;
   const resolve = options.resolve ?? systemResolver;
   const userAgent = options.userAgent ?? 'Recruiting-Webhooks/1.0';
 
@@ -101,7 +112,7 @@ export function createWebhookTransport(options: TransportOptions): WebhookTransp
     );
   };
 
-  const connectGuarded = buildConnector({ lookup: guardedLookup, timeout: timeoutMs });
+  const connectGuarded = buildConnector({ lookup: guardedLookup, timeout: connectTimeoutMs });
   const agent = new Agent({
     // An IP literal never reaches the lookup hook, so it is checked here, at connect time too.
     connect: (connectOptions, callback) => {
@@ -114,7 +125,7 @@ export function createWebhookTransport(options: TransportOptions): WebhookTransp
     },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-    connections: 50,
+    connections: options.connectionsPerOrigin ?? CONNECTIONS_PER_ORIGIN,
   });
 
   return {
@@ -150,25 +161,33 @@ export function createWebhookTransport(options: TransportOptions): WebhookTransp
     async send(url, headers, body) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
-      // One deadline for the whole attempt: DNS, connect, headers and every byte of the body.
-      // undici's headersTimeout/bodyTimeout are idle timeouts a receiver can stretch by dripping
-      // a byte at a time; this signal cannot be.
-      const deadline = AbortSignal.timeout(timeoutMs);
+      // One deadline for the answer: headers and every byte of the body. undici's
+      // headersTimeout/bodyTimeout are idle timeouts a receiver can stretch by dripping a byte at a
+      // time; this one cannot be. It starts once the request is written on its connection: a send
+      // waiting for one of the origin's connections (held by another company's hanging receivers)
+      // must not spend its own receiver's time; connecting has its own limit (connectTimeoutMs).
+      const abort = new AbortController();
+      let deadline: NodeJS.Timeout | undefined;
+      const startDeadline = () => {
+        deadline ??= setTimeout(() => abort.abort(new DOMException('no answer in time', 'TimeoutError')), timeoutMs);
+      };
       try {
         // undici's request() never follows redirects: a 3xx comes back as the answer (a failure).
         const response = await request(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'user-agent': userAgent, ...headers },
           body,
-          dispatcher: agent,
-          signal: deadline,
+          dispatcher: agent.compose(onRequestWritten(startDeadline)),
+          signal: abort.signal,
         });
         const kept = await readLimited(response.body);
         // An answer still arriving at the deadline is no answer in time, whatever its status.
-        if (deadline.aborted) return { kind: 'failure', failure: 'timeout', durationMs: elapsed() };
+        if (abort.signal.aborted) return { kind: 'failure', failure: 'timeout', durationMs: elapsed() };
         return { kind: 'response', statusCode: response.statusCode, body: kept, durationMs: elapsed() };
       } catch (error) {
-        return { kind: 'failure', failure: deadline.aborted ? 'timeout' : classifyFailure(error), durationMs: elapsed() };
+        return { kind: 'failure', failure: abort.signal.aborted ? 'timeout' : classifyFailure(error), durationMs: elapsed() };
+      } finally {
+        clearTimeout(deadline);
       }
     },
 
@@ -176,6 +195,25 @@ export function createWebhookTransport(options: TransportOptions): WebhookTransp
       await agent.close();
     },
   };
+}
+
+/**
+ * An undici interceptor that calls `written` when the request is written on a connected socket
+ * (undici calls onRequestStart then: after any wait for a free connection, and after connecting).
+ */
+function onRequestWritten(written: () => void): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts, handler) =>
+    dispatch(opts, {
+      onRequestStart(controller, context) {
+        written();
+        handler.onRequestStart?.(controller, context);
+      },
+      onRequestUpgrade: (...args) => handler.onRequestUpgrade?.(...args),
+      onResponseStart: (...args) => handler.onResponseStart?.(...args),
+      onResponseData: (...args) => handler.onResponseData?.(...args),
+      onResponseEnd: (...args) => handler.onResponseEnd?.(...args),
+      onResponseError: (...args) => handler.onResponseError?.(...args),
+    });
 }
 
 /** Reads at most RESPONSE_BODY_LIMIT_BYTES, then drops the connection rather than read the rest. */
