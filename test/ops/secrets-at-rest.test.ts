@@ -194,6 +194,58 @@ describe('the whole database holds no secret in clear', () => {
   });
 });
 
+describe('Idempotency-Key answers at rest', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('replays an answer an earlier release stored in clear; the encryption-key rotation seals it, and re-seals under a new key', async () => {
+    const tenant = await t.tenant();
+    const request = {
+      method: 'POST' as const,
+      url: '/public/v1/webhooks',
+      headers: { ...tenant.headers, 'idempotency-key': 'clear-answer-1' },
+      payload: { url: `${receiver.origin}/clear-answer`, events: ['job_listing.updated'] },
+    };
+    const first = await t.app.inject(request);
+    expect(first.statusCode).toBe(201);
+    const stored = async () =>
+      (
+        await queryRows<{ body: string }>(
+          t.ctx.db,
+          sql`SELECT response_body AS body FROM idempotency_keys WHERE company_id = ${tenant.companyId} AND idempotency_key = 'clear-answer-1'`,
+        )
+      )[0]!.body;
+    expect(await stored()).toMatch(new RegExp(`^enc:v1:${t.ctx.secrets.currentKeyId}:`));
+    expect(await stored()).not.toContain('whsec_');
+
+    // As a row written before this release: the answer in clear. It still replays, as it was.
+    await t.ctx.db.execute(
+      sql`UPDATE idempotency_keys SET response_body = ${first.body} WHERE company_id = ${tenant.companyId} AND idempotency_key = 'clear-answer-1'`,
+    );
+    const replay = await t.app.inject(request);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toBe(first.body);
+
+    const { resealStoredResponses } = await import('../../src/infra/idempotency/repo.ts');
+    expect(await resealStoredResponses(t.ctx.db, t.ctx.secrets)).toBe(1);
+    expect(await stored()).toMatch(/^enc:v1:/);
+    expect(await resealStoredResponses(t.ctx.db, t.ctx.secrets)).toBe(0);
+    expect((await t.app.inject(request)).body).toBe(first.body);
+
+    // A rotation of ENCRYPTION_KEY re-seals it under the new key (and back, for the other tests).
+    const oldKey = parseEncryptionKey(TEST_ENCRYPTION_KEY);
+    const newKey = parseEncryptionKey(generateEncryptionKey());
+    const during = createSecretBox(newKey, [oldKey]);
+    expect(await resealStoredResponses(t.ctx.db, during)).toBe(1);
+    expect((await stored()).split(':')[2]).toBe(during.currentKeyId);
+    expect(await resealStoredResponses(t.ctx.db, createSecretBox(oldKey, [newKey]))).toBe(1);
+    expect((await t.app.inject(request)).body).toBe(first.body);
+  });
+});
+
 describe('webhook signing secrets at rest', () => {
   let t: TestApp;
   beforeAll(async () => {
