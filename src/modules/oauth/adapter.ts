@@ -13,6 +13,7 @@
 // own `invalid_request` (400), never reaching the database, where they would fail as a 500.
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { ServiceContext } from '../../shared/context.ts';
+import { holdsUnstorableText, unstorableText } from '../../shared/storable-text.ts';
 import {
   consumePayload,
   deletePayload,
@@ -26,20 +27,8 @@ export type AdapterClass = new (name: string) => Adapter;
 
 const UNSTORABLE = 'request parameters must not contain NUL characters or lone UTF-16 surrogates';
 
-function unstorable(value: string): boolean {
-  return value.includes('\u0000') || !value.isWellFormed();
-}
-
 function refuseUnstorable(value: string): void {
-  if (unstorable(value)) throw new errors.InvalidRequest(UNSTORABLE);
-}
-
-/** Whether any string in the value (keys included) cannot be stored. */
-function holdsUnstorable(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return unstorable(value);
-  if (value === null || typeof value !== 'object' || depth > 32) return false;
-  if (Array.isArray(value)) return value.some((item) => holdsUnstorable(item, depth + 1));
-  return Object.entries(value).some(([key, item]) => unstorable(key) || holdsUnstorable(item, depth + 1));
+  if (unstorableText(value) !== undefined) throw new errors.InvalidRequest(UNSTORABLE);
 }
 
 /** The payload as stored: without the secret id oidc-provider copies into it. */
@@ -69,7 +58,7 @@ export function databaseAdapter(ctx: ServiceContext): AdapterClass {
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       refuseUnstorable(id);
-      if (holdsUnstorable(payload)) throw new errors.InvalidRequest(UNSTORABLE);
+      if (holdsUnstorableText(payload)) throw new errors.InvalidRequest(UNSTORABLE);
       const now = ctx.clock.now();
       await upsertPayload(ctx.db, {
         kind: this.kind,
