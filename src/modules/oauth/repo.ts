@@ -8,7 +8,7 @@
 // through them (the adapter, the resource server) passes the value as it came. Registered clients
 // are the exception: a client id is public, and operators look clients up by it. The grant id,
 // uid and user code columns stay as they are (lookups, not secrets; the device flow is off).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { deleteBatch } from '../../db/delete-batch.ts';
@@ -21,7 +21,7 @@ const live = (now: Date) => or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.e
 
 /** The key an artifact's row is stored under (migration 0025 rewrote the rows stored before). */
 export function storedPayloadId(kind: string, id: string): string {
-  return kind === 'Client' ? id : createHash('sha256').update(id).digest('hex');
+  return kind === 'Client' ? id : hash('sha256', id, 'hex');
 }
 
 const byId = (kind: string, id: string) => and(eq(oidcPayloads.kind, kind), eq(oidcPayloads.id, storedPayloadId(kind, id)));
