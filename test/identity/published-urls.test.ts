@@ -57,9 +57,6 @@ for (const setup of setups) {
       expect(res.headers['cache-control']).toBe('public, max-age=300');
       // The same for an honest request: nothing in it depends on who asked.
       expect((await t.app.inject({ url: '/oauth2/.well-known/openid-configuration' })).body).toBe(res.body);
-      const jwks = await t.app.inject({ url: '/oauth2/jwks', headers: setup.headers });
-      expect(jwks.statusCode).toBe(200);
-      expect(jwks.headers['cache-control']).toBe('public, max-age=300');
     });
 
     it('the OpenAPI document names BASE_URL as its server', async () => {

@@ -43,8 +43,8 @@ export interface ProviderSettings {
 }
 
 // The discovery document depends on nothing in the request (every URL in it is BASE_URL's), so
-// any cache may keep it a while; the JWKS too, short enough to pick up a new key soon.
-const PUBLIC_DOCUMENT_CACHE = 'public, max-age=300';
+// any cache may keep it a while. (Not the JWKS: a rotated key signs from the next start at once.)
+const DISCOVERY_CACHE = 'public, max-age=300';
 
 export function issuerOf(baseUrl: string): string {
   return `${baseUrl}${OAUTH_PREFIX}`;
@@ -154,7 +154,7 @@ export function buildProvider(ctx: ServiceContext, settings: ProviderSettings, k
   provider.proxy = true;
   provider.use(async (koa, next) => {
     await next();
-    if (koa.oidc?.route === 'discovery' || koa.oidc?.route === 'jwks') koa.set('cache-control', PUBLIC_DOCUMENT_CACHE);
+    if (koa.oidc?.route === 'discovery' && koa.status === 200) koa.set('cache-control', DISCOVERY_CACHE);
   });
   // Client secrets are stored as SHA-256 hashes (clients.ts): compare the hash of what the client
   // sends. oidc-provider has no setting for this, hence the one override.
