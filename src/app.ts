@@ -156,7 +156,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   // the database (generated on the very first start), shared by every server.
   const keys = await loadOidcKeys(ctx, deps.config);
   const identity: Identity = {
-    provider: buildProvider(ctx, { baseUrl: deps.config.baseUrl, behindProxy: deps.config.trustProxy.length > 0 }, keys),
+    provider: buildProvider(ctx, { baseUrl: deps.config.baseUrl }, keys),
     signInMethods: [],
   };
   app.decorate('identity', identity);

@@ -355,7 +355,9 @@ const commands: Record<string, Command> = {
       return withServices(config, async (ctx) => {
         // Every kind of secret kept sealed is re-sealed here (OAuth client secrets join this list).
         const { resealOidcKeys } = await import('./modules/oauth/keys.ts');
-        const reseal = async (box: typeof ctx.secrets) => (await resealSigningSecrets(ctx, { box })) + (await resealOidcKeys(ctx, box));
+        const { resealStoredResponses } = await import('./infra/idempotency/repo.ts');
+        const reseal = async (box: typeof ctx.secrets) =>
+          (await resealSigningSecrets(ctx, { box })) + (await resealOidcKeys(ctx, box)) + (await resealStoredResponses(ctx.db, box));
         if (source.kind === 'setting') {
           return { keySource: 'ENCRYPTION_KEY', keyId: ctx.secrets.currentKeyId, resealed: await reseal(ctx.secrets) };
         }

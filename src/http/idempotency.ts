@@ -1,7 +1,8 @@
 // Idempotency-Key on every authenticated POST: a retried request (same key, same body) gets the
 // first answer again, with Idempotent-Replayed: true, for 24 hours. The same key with another
 // body is a client bug: 422. While the first request still runs: 409. Server faults (5xx) are
-// not kept, so the client's retry really runs again.
+// not kept, so the client's retry really runs again. Answers are stored sealed (they may carry a
+// secret shown once, or a person's data): see src/infra/idempotency/stored-response.ts.
 //
 // A claim is a lease (IDEMPOTENCY_LEASE_SECONDS): a request that died mid-flight leaves its key
 // without an answer, and once the lease has run out a retry of the same request takes the key
@@ -26,6 +27,7 @@ import {
   releaseIdempotencyKey,
 } from '../infra/idempotency/repo.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../infra/idempotency/expiry.ts';
+import { openResponse, sealResponse } from '../infra/idempotency/stored-response.ts';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -154,7 +156,7 @@ export function registerIdempotency(app: FastifyInstance, ctx: ServiceContext, o
           .header('Idempotent-Replayed', 'true')
           .header('content-type', 'application/json; charset=utf-8')
           .serializer((payload: unknown) => payload as string)
-          .send(first.responseBody ?? '');
+          .send(first.responseBody ? openResponse(ctx.secrets, companyId, key, first.responseBody) : '');
       },
       ...existing,
     ];
@@ -168,7 +170,7 @@ export function registerIdempotency(app: FastifyInstance, ctx: ServiceContext, o
     const settled =
       reply.statusCode >= 500
         ? releaseIdempotencyKey(ctx.db, claim)
-        : completeIdempotencyKey(ctx.db, claim, reply.statusCode, String(payload ?? ''));
+        : completeIdempotencyKey(ctx.db, claim, reply.statusCode, sealResponse(ctx.secrets, claim.companyId, claim.key, String(payload ?? '')));
     settled.then(() => done(null, payload), done);
   });
 

@@ -16,6 +16,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorDetail } from '../shared/errors.ts';
+import { holdsUnstorableText, unstorableText } from '../shared/storable-text.ts';
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -43,13 +44,6 @@ export function isDateTime(value: string): boolean {
   const [hour, minute, second] = [Number(m[4]), Number(m[5]), Number(m[6])];
   if (hour > 23 || minute > 59 || second > 59) return false; // no leap second
   return m[7] === undefined || (Number(m[7]) <= 23 && Number(m[8]) <= 59);
-}
-
-/** Why a string cannot be stored, or undefined when it can. */
-export function unstorableText(value: string): string | undefined {
-  if (value.includes('\u0000')) return 'must not contain NUL characters';
-  if (!value.isWellFormed()) return 'must not contain lone UTF-16 surrogates';
-  return undefined;
 }
 
 function makeAjv(coerceTypes: boolean | 'array'): Ajv {
@@ -115,23 +109,12 @@ function scanNumbers(schema: Record<string, unknown>, data: unknown, found: Erro
   }
 }
 
-/** Whether any string (or object key) in the value cannot be stored: scanText without the paths. */
-function anyUnstorableText(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return unstorableText(value) !== undefined;
-  if (value === null || typeof value !== 'object' || depth > MAX_SCAN_DEPTH) return false;
-  if (Array.isArray(value)) return value.some((item) => anyUnstorableText(item, depth + 1));
-  for (const key of Object.keys(value)) {
-    if (unstorableText(key) !== undefined || anyUnstorableText((value as Record<string, unknown>)[key], depth + 1)) return true;
-  }
-  return false;
-}
-
 /** Runs the checks above ahead of the schema's own, keeping Ajv's calling convention. */
 function withSharedRules(validate: Validate, schema: Record<string, unknown>, textPart: boolean): Validate {
   const wrapped: Validate = (data, ...rest) => {
     const found: ErrorObject[] = [];
     // Every request's query and headers pass here: the paths are worked out only for a bad value.
-    if (anyUnstorableText(data)) scanText(data, '', found);
+    if (holdsUnstorableText(data, MAX_SCAN_DEPTH)) scanText(data, '', found);
     if (textPart) scanNumbers(schema, data, found);
     const valid = validate(data, ...rest);
     wrapped.errors = found.length > 0 ? [...found, ...(validate.errors ?? [])] : validate.errors;

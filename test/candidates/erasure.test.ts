@@ -88,6 +88,7 @@ describe('erasure and export of a candidate', () => {
   let candidateId: string;
   let applicationId: string;
   let controlId: string;
+  let listingId: string;
 
   beforeAll(async () => {
     const subscription = await t.app.inject({
@@ -97,7 +98,7 @@ describe('erasure and export of a candidate', () => {
       payload: { url: `${receiver.origin}/hook`, events: ['application.created', 'application.status_changed', 'candidate.created', 'candidate.erased'] },
     });
     expect(subscription.statusCode).toBe(201);
-    const listingId = await makeListing(t, tenant.companyId, 'ACTIVE');
+    listingId = await makeListing(t, tenant.companyId, 'ACTIVE');
     const application = await apply(listingId, applicantOf(PERSON), 'erase-me-1', 'Dear team, I am Zephyrine Quackenbush, call +49 151 98765432.');
     // The import (upsert by e-mail) adds what an application does not carry.
     const imported = await t.app.inject({ method: 'POST', url: '/public/v1/candidates/import', headers: tenant.headers, payload: { candidates: [PERSON] } });
@@ -178,9 +179,19 @@ describe('erasure and export of a candidate', () => {
         'events',
         'webhook_deliveries',
         'webhook_delivery_attempts',
-        'idempotency_keys',
       ]),
     );
+    // The stored Idempotency-Key answers hold the person too, sealed (so the scan cannot see them):
+    // a replay shows it, and the replay after the erasure below shows it gone.
+    expect(before.Zephyrine).not.toContain('idempotency_keys');
+    const replayBefore = await t.app.inject({
+      method: 'POST',
+      url: '/public/v1/applications',
+      headers: { ...tenant.headers, 'idempotency-key': 'erase-me-1' },
+      payload: { jobListingId: listingId, candidate: applicantOf(PERSON), coverLetter: 'Dear team, I am Zephyrine Quackenbush, call +49 151 98765432.' },
+    });
+    expect(replayBefore.headers['idempotent-replayed']).toBe('true');
+    expect(replayBefore.body).toContain('Zephyrine');
     const res = await t.app.inject({ method: 'DELETE', url: `/public/v1/candidates/${candidateId}`, headers: tenant.headers });
     expect(res.statusCode, res.body).toBe(204);
 

@@ -24,6 +24,11 @@ export class Browser {
     }
   }
 
+  /** The value of a cookie the browser holds. */
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
   private cookieHeader(): Record<string, string> {
     if (this.cookies.size === 0) return {};
     return { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };

@@ -29,6 +29,8 @@ export interface FlowResult {
   config: oidc.Configuration;
   tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers;
   browser: Browser;
+  /** Where the flow came back to the client (with the authorization code). */
+  callback: URL;
 }
 
 export async function signInAndGetTokens(options: FlowOptions): Promise<FlowResult> {
@@ -54,11 +56,12 @@ export async function signInAndGetTokens(options: FlowOptions): Promise<FlowResu
   if (!page.location?.startsWith(options.redirectUri)) {
     throw new Error(`flow did not come back to the client: ${page.status} ${page.location ?? ''} ${page.body.slice(0, 300)}`);
   }
-  const tokens = await oidc.authorizationCodeGrant(config, new URL(page.location), {
+  const callback = new URL(page.location);
+  const tokens = await oidc.authorizationCodeGrant(config, callback, {
     pkceCodeVerifier: verifier,
     expectedState: state,
   });
-  return { config, tokens, browser };
+  return { config, tokens, browser, callback };
 }
 
 /**

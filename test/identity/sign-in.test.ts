@@ -8,6 +8,7 @@ import { buildDeps } from '../../src/deps.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { queryRows } from '../../src/db/client.ts';
 import { databaseAdapter } from '../../src/modules/oauth/adapter.ts';
+import { storedPayloadId } from '../../src/modules/oauth/repo.ts';
 import { sweepRetention } from '../../src/maintenance/retention.ts';
 import { EmailNotVerifiedError, getMembership, signInVerifiedUser } from '../../src/modules/users/service.ts';
 import { Browser, formAction } from './browser.ts';
@@ -133,7 +134,8 @@ describe('authorization-server storage', () => {
     try {
       expect(await tokens.find(id)).toBeUndefined();
       expect((await sweepRetention(t.ctx, t.config.retention)).oauthExpired).toBeGreaterThanOrEqual(1);
-      expect(await queryRows(t.ctx.db, sql`select 1 from oidc_payloads where id = ${id}`)).toEqual([]);
+      // Rows are keyed by the hash of the id (artifact-storage.test.ts).
+      expect(await queryRows(t.ctx.db, sql`select 1 from oidc_payloads where id = ${storedPayloadId('AccessToken', id)}`)).toEqual([]);
     } finally {
       t.clock.advance(-61_000);
     }

@@ -1,24 +1,32 @@
-// Webhook signing secrets at rest: sealed with AES-256-GCM under ENCRYPTION_KEY (or the key file in
-// DATA_DIR), never in clear in the database; deliveries still verify with the secret the API showed,
-// after a rotation of the subscription's secret, after clear rows are sealed, and after a rotation
-// of the encryption key itself (the CLI, as a child process).
+// Secrets at rest. First the whole database, dumped after every kind of secret was made (webhook
+// secret, API key, OAuth client secret, authorization code, access and refresh tokens, session, and
+// the answers replayed for an Idempotency-Key that carried some of them): none is found in clear.
+// Then webhook signing secrets: sealed with AES-256-GCM under ENCRYPTION_KEY (or the key file in
+// DATA_DIR); deliveries still verify with the secret the API showed, after a rotation of the
+// subscription's secret, after clear rows are sealed, and after a rotation of the encryption key
+// itself (the CLI, as a child process).
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
+import * as oidc from 'openid-client';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { recordTestEvent } from '../helpers/events.ts';
 import { runWebhookWorkerOnce } from '../../src/modules/webhooks/delivery-worker.ts';
+import { createClient } from '../../src/modules/oauth/clients.ts';
 import { resealSigningSecrets } from '../../src/modules/webhooks/service.ts';
 import { createWebhookTransport, type WebhookTransport } from '../../src/modules/webhooks/transport.ts';
 import { createSecretBox, generateEncryptionKey, parseEncryptionKey } from '../../src/shared/secret-box.ts';
 import { childEnv } from '../helpers/child-env.ts';
 import { buildTestApp, TEST_ENCRYPTION_KEY, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../webhooks/receiver.ts';
+import { signInAndGetTokens } from '../identity/oauth-client.ts';
+import { startListeningApp, type ListeningApp } from '../identity/server.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const silentLog = { debug() {}, info() {}, warn() {}, error() {} };
@@ -82,6 +90,161 @@ async function clearSecretsInDatabase(t: TestApp): Promise<number> {
   );
   return row!.n;
 }
+
+/** Every row of every table of the database, as text (each column's text form). */
+async function dumpDatabase(t: TestApp): Promise<Array<{ table: string; row: string }>> {
+  const tables = await queryRows<{ schema: string; name: string }>(
+    t.ctx.db,
+    sql`SELECT table_schema AS schema, table_name AS name FROM information_schema.tables
+        WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
+  );
+  expect(tables.map((table) => table.name)).toEqual(expect.arrayContaining(['oidc_payloads', 'idempotency_keys', 'api_keys']));
+  const rows: Array<{ table: string; row: string }> = [];
+  for (const { schema, name } of tables) {
+    const found = await queryRows<{ row: string }>(
+      t.ctx.db,
+      sql`SELECT row_to_json(r)::text AS row FROM ${sql.identifier(schema)}.${sql.identifier(name)} AS r`,
+    );
+    for (const { row } of found) rows.push({ table: name, row });
+  }
+  return rows;
+}
+
+describe('the whole database holds no secret in clear', () => {
+  let t: ListeningApp;
+  beforeAll(async () => {
+    t = await startListeningApp();
+  });
+  afterAll(async () => t?.close());
+
+  async function post(path: string, headers: Record<string, string>, body: unknown, key: string) {
+    const response = await fetch(`${t.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, replayed: response.headers.get('idempotent-replayed'), body: await response.text() };
+  }
+
+  it('after making every kind of secret, and replaying the answers that carried some of them', { timeout: 60_000 }, async () => {
+    const secrets: Record<string, string> = {};
+    // Sign-in of the dashboard (first party): its code, tokens and the browser's session.
+    const dashboard = await signInAndGetTokens({
+      issuer: t.issuer,
+      clientId: 'dashboard',
+      redirectUri: t.dashboardRedirect,
+      scope: 'openid profile email',
+      email: `owner-${randomUUID().slice(0, 8)}@example.com`,
+    });
+    secrets['authorization code'] = dashboard.callback.searchParams.get('code')!;
+    secrets['access token'] = dashboard.tokens.access_token;
+    secrets['refresh token'] = dashboard.tokens.refresh_token!;
+    secrets['session cookie'] = dashboard.browser.cookie('_session')!;
+    const refreshed = await oidc.refreshTokenGrant(dashboard.config, dashboard.tokens.refresh_token!);
+    secrets['access token (refreshed)'] = refreshed.access_token;
+    secrets['refresh token (rotated)'] = refreshed.refresh_token!;
+    const bearer = { authorization: `Bearer ${refreshed.access_token}` };
+
+    // A third-party confidential client, its consent, code and tokens.
+    const client = await createClient(t.ctx, { name: 'Partner', redirectUris: [`${t.baseUrl}/partner/callback`], public: false });
+    secrets['client secret'] = client.clientSecret!;
+    const partner = await signInAndGetTokens({
+      issuer: t.issuer,
+      clientId: client.clientId,
+      clientSecret: client.clientSecret!,
+      redirectUri: `${t.baseUrl}/partner/callback`,
+      scope: 'openid offline_access jobs:read',
+      email: `partner-user-${randomUUID().slice(0, 8)}@example.com`,
+      consent: 'approve',
+    });
+    secrets['authorization code (third party)'] = partner.callback.searchParams.get('code')!;
+    secrets['access token (third party)'] = partner.tokens.access_token;
+    secrets['refresh token (third party)'] = partner.tokens.refresh_token!;
+    secrets['session cookie (third party)'] = partner.browser.cookie('_session')!;
+
+    // An API key and a webhook secret, each made with an Idempotency-Key and replayed.
+    const key = await post('/settings/api-keys', bearer, { label: 'at rest', scopes: ['jobs:read'] }, 'rest-key-1');
+    expect(key.status, key.body).toBe(201);
+    secrets['API key'] = (JSON.parse(key.body) as { rawKey: string }).rawKey;
+    const apiKeyHeaders = { 'x-api-key': secrets['API key'] };
+    const tenant = await t.tenant();
+    const hook = await post('/public/v1/webhooks', tenant.headers, { url: `${receiver.origin}/at-rest`, events: ['job_listing.updated'] }, 'rest-hook-1');
+    expect(hook.status, hook.body).toBe(201);
+    secrets['webhook secret'] = (JSON.parse(hook.body) as { secret: string }).secret;
+    const keyReplay = await post('/settings/api-keys', bearer, { label: 'at rest', scopes: ['jobs:read'] }, 'rest-key-1');
+    const hookReplay = await post('/public/v1/webhooks', tenant.headers, { url: `${receiver.origin}/at-rest`, events: ['job_listing.updated'] }, 'rest-hook-1');
+    // A replay still answers the very same body, secret included.
+    expect(keyReplay).toEqual({ ...key, replayed: 'true' });
+    expect(hookReplay).toEqual({ ...hook, replayed: 'true' });
+    expect((await fetch(`${t.baseUrl}/public/v1/job-listings`, { headers: apiKeyHeaders })).status).toBe(200);
+
+    for (const [kind, value] of Object.entries(secrets)) expect(value, kind).toMatch(/^[\w.~+/=-]{20,}$/);
+    const rows = await dumpDatabase(t);
+    expect(rows.length).toBeGreaterThan(50);
+    const found = Object.entries(secrets).flatMap(([kind, value]) =>
+      rows.filter(({ row }) => row.includes(value)).map(({ table }) => `${kind} in ${table}`),
+    );
+    expect(found).toEqual([]);
+
+    // Every one of them still works after the dump: nothing was lost by not keeping it.
+    expect((await fetch(`${t.baseUrl}/settings/api-keys`, { headers: bearer })).status).toBe(200);
+    expect((await fetch(`${t.baseUrl}/public/v1/job-listings`, { headers: { authorization: `Bearer ${partner.tokens.access_token}` } })).status).toBe(200);
+    const partnerRefreshed = await oidc.refreshTokenGrant(partner.config, partner.tokens.refresh_token!);
+    expect(partnerRefreshed.access_token).toBeTruthy();
+  });
+});
+
+describe('Idempotency-Key answers at rest', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('replays an answer an earlier release stored in clear; the encryption-key rotation seals it, and re-seals under a new key', async () => {
+    const tenant = await t.tenant();
+    const request = {
+      method: 'POST' as const,
+      url: '/public/v1/webhooks',
+      headers: { ...tenant.headers, 'idempotency-key': 'clear-answer-1' },
+      payload: { url: `${receiver.origin}/clear-answer`, events: ['job_listing.updated'] },
+    };
+    const first = await t.app.inject(request);
+    expect(first.statusCode).toBe(201);
+    const stored = async () =>
+      (
+        await queryRows<{ body: string }>(
+          t.ctx.db,
+          sql`SELECT response_body AS body FROM idempotency_keys WHERE company_id = ${tenant.companyId} AND idempotency_key = 'clear-answer-1'`,
+        )
+      )[0]!.body;
+    expect(await stored()).toMatch(new RegExp(`^enc:v1:${t.ctx.secrets.currentKeyId}:`));
+    expect(await stored()).not.toContain('whsec_');
+
+    // As a row written before this release: the answer in clear. It still replays, as it was.
+    await t.ctx.db.execute(
+      sql`UPDATE idempotency_keys SET response_body = ${first.body} WHERE company_id = ${tenant.companyId} AND idempotency_key = 'clear-answer-1'`,
+    );
+    const replay = await t.app.inject(request);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toBe(first.body);
+
+    const { resealStoredResponses } = await import('../../src/infra/idempotency/repo.ts');
+    expect(await resealStoredResponses(t.ctx.db, t.ctx.secrets)).toBe(1);
+    expect(await stored()).toMatch(/^enc:v1:/);
+    expect(await resealStoredResponses(t.ctx.db, t.ctx.secrets)).toBe(0);
+    expect((await t.app.inject(request)).body).toBe(first.body);
+
+    // A rotation of ENCRYPTION_KEY re-seals it under the new key (and back, for the other tests).
+    const oldKey = parseEncryptionKey(TEST_ENCRYPTION_KEY);
+    const newKey = parseEncryptionKey(generateEncryptionKey());
+    const during = createSecretBox(newKey, [oldKey]);
+    expect(await resealStoredResponses(t.ctx.db, during)).toBe(1);
+    expect((await stored()).split(':')[2]).toBe(during.currentKeyId);
+    expect(await resealStoredResponses(t.ctx.db, createSecretBox(oldKey, [newKey]))).toBe(1);
+    expect((await t.app.inject(request)).body).toBe(first.body);
+  });
+});
 
 describe('webhook signing secrets at rest', () => {
   let t: TestApp;

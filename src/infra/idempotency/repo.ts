@@ -1,5 +1,7 @@
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
+import type { SecretBox } from '../../shared/secret-box.ts';
+import { openResponse, sealResponse } from './stored-response.ts';
 import { idempotencyKeys } from './tables.ts';
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
@@ -92,28 +94,57 @@ export async function deleteIdempotencyKeyIfOlder(db: Db, companyId: string, key
 
 /**
  * Erasure: rewrites the company's stored answers that hold any of `needles` (case-insensitive)
- * through `scrub`, so a replay never hands back a person's data after they were erased.
+ * through `scrub`, so a replay never hands back a person's data after they were erased. The
+ * answers are sealed, so each is opened here to be searched; a row is rewritten only if it still
+ * holds what was read (an answer is written once, by its request, and by nothing else but this).
  */
-export async function scrubStoredResponses(db: Db, companyId: string, needles: string[], scrub: (body: string) => string): Promise<void> {
+export async function scrubStoredResponses(
+  db: Db,
+  box: SecretBox,
+  companyId: string,
+  needles: string[],
+  scrub: (body: string) => string,
+): Promise<void> {
   if (needles.length === 0) return;
+  const lowered = needles.map((needle) => needle.toLowerCase());
   const rows = await db
     .select({ key: idempotencyKeys.idempotencyKey, body: idempotencyKeys.responseBody })
     .from(idempotencyKeys)
-    .where(
-      and(
-        eq(idempotencyKeys.companyId, companyId),
-        sql`${idempotencyKeys.responseBody} is not null`,
-        sql`(${sql.join(
-          needles.map((needle) => sql`strpos(lower(${idempotencyKeys.responseBody}), ${needle.toLowerCase()}) > 0`),
-          sql` or `,
-        )})`,
-      ),
-    )
-    .for('update');
+    .where(and(eq(idempotencyKeys.companyId, companyId), sql`${idempotencyKeys.responseBody} is not null`));
   for (const row of rows) {
+    const stored = row.body ?? '';
+    const body = openResponse(box, companyId, row.key, stored);
+    const text = body.toLowerCase();
+    if (!lowered.some((needle) => text.includes(needle))) continue;
     await db
       .update(idempotencyKeys)
-      .set({ responseBody: scrub(row.body ?? '') })
-      .where(byKey(companyId, row.key));
+      .set({ responseBody: sealResponse(box, companyId, row.key, scrub(body)) })
+      .where(and(byKey(companyId, row.key), eq(idempotencyKeys.responseBody, stored)));
+  }
+}
+
+/**
+ * Encryption-key rotation: seals every stored answer not yet sealed under the box's current key
+ * (answers of an earlier release in clear included), in batches; returns how many changed.
+ */
+export async function resealStoredResponses(db: Db, box: SecretBox, batch = 500): Promise<number> {
+  const current = `enc:v1:${box.currentKeyId}:%`;
+  let count = 0;
+  for (;;) {
+    const rows = await db
+      .select({ companyId: idempotencyKeys.companyId, key: idempotencyKeys.idempotencyKey, body: idempotencyKeys.responseBody })
+      .from(idempotencyKeys)
+      .where(and(sql`${idempotencyKeys.responseBody} is not null`, sql`${idempotencyKeys.responseBody} not like ${current}`))
+      .limit(batch);
+    for (const row of rows) {
+      const stored = row.body ?? '';
+      const resealed = sealResponse(box, row.companyId, row.key, openResponse(box, row.companyId, row.key, stored));
+      await db
+        .update(idempotencyKeys)
+        .set({ responseBody: resealed })
+        .where(and(byKey(row.companyId, row.key), eq(idempotencyKeys.responseBody, stored)));
+      count++;
+    }
+    if (rows.length < batch) return count;
   }
 }

@@ -40,9 +40,11 @@ export function describeScope(scope: string): string {
 
 export interface ProviderSettings {
   baseUrl: string;
-  /** Trust X-Forwarded-Proto/-For from a proxy (production mode). */
-  behindProxy: boolean;
 }
+
+// The discovery document depends on nothing in the request (every URL in it is BASE_URL's), so
+// any cache may keep it a while. (Not the JWKS: a rotated key signs from the next start at once.)
+const DISCOVERY_CACHE = 'public, max-age=300';
 
 export function issuerOf(baseUrl: string): string {
   return `${baseUrl}${OAUTH_PREFIX}`;
@@ -147,7 +149,13 @@ export function buildProvider(ctx: ServiceContext, settings: ProviderSettings, k
     },
   };
   const provider = new Provider(issuerOf(settings.baseUrl), configuration);
-  provider.proxy = settings.behindProxy;
+  // The forwarded headers it sees are set by our own mount from BASE_URL and the address Fastify
+  // trusted, never a client's (routes.ts, asPublished).
+  provider.proxy = true;
+  provider.use(async (koa, next) => {
+    await next();
+    if (koa.oidc?.route === 'discovery' && koa.status === 200) koa.set('cache-control', DISCOVERY_CACHE);
+  });
   // Client secrets are stored as SHA-256 hashes (clients.ts): compare the hash of what the client
   // sends. oidc-provider has no setting for this, hence the one override.
   provider.Client.prototype.compareClientSecret = async function compareHashed(this: { clientSecret?: string }, actual: string) {

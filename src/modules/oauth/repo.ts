@@ -1,6 +1,14 @@
 // SQL for the authorization server's storage. A row past expires_at is treated as absent
 // everywhere (oidc-provider is told nothing it would have to expire itself) and purged by the
 // worker's sweep.
+//
+// An artifact's id is, for most kinds, the secret itself: an access or refresh token, an
+// authorization code, a session's cookie. So rows are keyed by the SHA-256 of the id, never the id
+// (like API keys): every function here that takes an artifact's id hashes it, and whoever reads
+// through them (the adapter, the resource server) passes the value as it came. Registered clients
+// are the exception: a client id is public, and operators look clients up by it. The grant id,
+// uid and user code columns stay as they are (lookups, not secrets; the device flow is off).
+import { hash } from 'node:crypto';
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { deleteBatch } from '../../db/delete-batch.ts';
@@ -11,10 +19,17 @@ export type OidcKeyRow = typeof oidcKeys.$inferSelect;
 
 const live = (now: Date) => or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, now));
 
+/** The key an artifact's row is stored under (migration 0025 rewrote the rows stored before). */
+export function storedPayloadId(kind: string, id: string): string {
+  return kind === 'Client' ? id : hash('sha256', id, 'hex');
+}
+
+const byId = (kind: string, id: string) => and(eq(oidcPayloads.kind, kind), eq(oidcPayloads.id, storedPayloadId(kind, id)));
+
 export async function upsertPayload(db: Db, row: OidcPayloadRow): Promise<void> {
   await db
     .insert(oidcPayloads)
-    .values(row)
+    .values({ ...row, id: storedPayloadId(row.kind, row.id) })
     .onConflictDoUpdate({
       target: [oidcPayloads.kind, oidcPayloads.id],
       set: { payload: row.payload, grantId: row.grantId, uid: row.uid, userCode: row.userCode, expiresAt: row.expiresAt },
@@ -25,7 +40,7 @@ export async function findPayload(db: Db, kind: string, id: string, now: Date): 
   const [row] = await db
     .select()
     .from(oidcPayloads)
-    .where(and(eq(oidcPayloads.kind, kind), eq(oidcPayloads.id, id), live(now)))
+    .where(and(byId(kind, id), live(now)))
     .limit(1);
   return row;
 }
@@ -50,11 +65,11 @@ export async function consumePayload(db: Db, kind: string, id: string, consumedA
   await db
     .update(oidcPayloads)
     .set({ payload: sql`${oidcPayloads.payload} || jsonb_build_object('consumed', ${consumedAtEpoch}::bigint)` })
-    .where(and(eq(oidcPayloads.kind, kind), eq(oidcPayloads.id, id)));
+    .where(byId(kind, id));
 }
 
 export async function deletePayload(db: Db, kind: string, id: string): Promise<void> {
-  await db.delete(oidcPayloads).where(and(eq(oidcPayloads.kind, kind), eq(oidcPayloads.id, id)));
+  await db.delete(oidcPayloads).where(byId(kind, id));
 }
 
 /** Revoking a grant removes everything issued under it (codes, access and refresh tokens). */

@@ -49,9 +49,24 @@ class SignInExpiredError extends DomainError {
   }
 }
 
+/**
+ * oidc-provider (Koa) builds every URL it publishes (discovery, JWKS, redirects, the sign-out form)
+ * from the request's scheme and host. It is given BASE_URL's instead, and the client address
+ * Fastify found (X-Forwarded-For believed only from TRUST_PROXY), through the forwarded headers it
+ * trusts (buildProvider sets `proxy`): no Host, X-Forwarded-Host or Forwarded of a client reaches it.
+ */
+function asPublished(raw: IncomingMessage, published: URL, clientIp: string): void {
+  raw.headers.host = published.host;
+  raw.headers['x-forwarded-proto'] = published.protocol.slice(0, -1);
+  raw.headers['x-forwarded-for'] = clientIp;
+  delete raw.headers['x-forwarded-host'];
+  delete raw.headers.forwarded;
+}
+
 /** Hands /oauth2/* to oidc-provider (a Koa app) as a raw Node request, with the prefix stripped. */
-async function mountProvider(app: FastifyInstance, provider: Provider): Promise<void> {
+async function mountProvider(app: FastifyInstance, provider: Provider, baseUrl: string): Promise<void> {
   const callback = provider.callback();
+  const published = new URL(baseUrl);
   await app.register(async (scope) => {
     // oidc-provider reads (and limits) its own bodies: leave the request stream untouched.
     scope.removeAllContentTypeParsers();
@@ -61,6 +76,7 @@ async function mountProvider(app: FastifyInstance, provider: Provider): Promise<
       const raw = request.raw as IncomingMessage & { originalUrl?: string };
       raw.originalUrl = raw.url;
       raw.url = (raw.url ?? '').slice(OAUTH_PREFIX.length) || '/';
+      asPublished(raw, published, request.ip);
       reply.raw.setHeader('X-Request-Id', request.id);
       await new Promise<void>((resolve) => {
         reply.raw.once('finish', resolve);
@@ -79,7 +95,7 @@ function formBody(body: unknown): Record<string, string> {
 
 export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptions): Promise<void> {
   const { provider, config } = options;
-  await mountProvider(app, provider);
+  await mountProvider(app, provider, config.baseUrl);
 
   await app.register(async (scope) => {
     scope.addContentTypeParser(

@@ -29,7 +29,7 @@ export async function eraseCandidate(ctx: ServiceContext, companyId: string, id:
       await replaceEventData(tx, event.id, scrubValue(event.data, person));
     }
     await scrubDeliveriesMentioning(tx, companyId, mentions, (text) => scrubStored(text, person));
-    await scrubStoredResponses(tx, companyId, [...mentions, ...person.needles], (text) => scrubStored(text, person));
+    await scrubStoredResponses(tx, ctx.secrets, companyId, [...mentions, ...person.needles], (text) => scrubStored(text, person));
     await recordEvent(tx, { companyId, type: 'candidate.erased', data: { candidateId: id, applicationIds }, occurredAt: now });
   });
 }

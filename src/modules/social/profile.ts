@@ -1,5 +1,6 @@
 // What a social provider tells us about the person signing in, reduced to the few facts the
 // linking rules use. Pure: each provider's quirks are handled here and unit-tested.
+import { unstorableText } from '../../shared/storable-text.ts';
 
 export const SOCIAL_PROVIDERS = ['google', 'linkedin', 'facebook'] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
@@ -33,8 +34,9 @@ const MAX_EMAIL = 254;
 const MAX_NAME = 200;
 const MAX_URL = 2000;
 
+// A claim PostgreSQL could not store (a NUL character, a lone surrogate) counts as not given.
 function text(value: unknown, max: number): string | undefined {
-  if (typeof value !== 'string') return undefined;
+  if (typeof value !== 'string' || unstorableText(value) !== undefined) return undefined;
   const trimmed = value.trim();
   return trimmed.length > 0 && trimmed.length <= max ? trimmed : undefined;
 }
@@ -58,7 +60,9 @@ function pictureUrl(value: unknown): string | undefined {
 
 function subjectOf(value: unknown): string {
   const subject = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
-  if (subject.length === 0 || subject.length > 255) throw new ProviderAnswerError('the provider gave no usable subject');
+  if (subject.length === 0 || subject.length > 255 || unstorableText(subject) !== undefined) {
+    throw new ProviderAnswerError('the provider gave no usable subject');
+  }
   return subject;
 }
 

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServiceContext } from '../../shared/context.ts';
 import { DomainError, ValidationError } from '../../shared/errors.ts';
+import { unstorableText } from '../../shared/storable-text.ts';
 import { createCompany } from '../companies/service.ts';
 import { acceptInvitation } from './members.ts';
 import {
@@ -92,6 +93,12 @@ export async function acceptInvitationOrCreateCompany(ctx: ServiceContext, user:
  */
 export async function signInVerifiedUser(ctx: ServiceContext, identity: VerifiedIdentity): Promise<SignedInUser> {
   if (identity.emailVerified !== true) throw new EmailNotVerifiedError();
+  // Whatever the provider (or the development form) sent must fit the database, else a 500.
+  for (const field of ['email', 'name', 'picture'] as const) {
+    const value = identity[field];
+    const why = typeof value === 'string' ? unstorableText(value) : undefined;
+    if (why) throw ValidationError.field(field, why);
+  }
   const email = normalizeEmail(identity.email ?? '');
   if (!EMAIL.test(email)) throw ValidationError.field('email', 'must be an e-mail address');
   return ctx.db.transaction(async (tx) => {
