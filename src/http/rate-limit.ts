@@ -19,9 +19,9 @@ import type { RateLimitStore, WindowCount } from './rate-limit-store.ts';
 const WINDOW_MS = 60_000;
 
 const KIND_NAMES: Record<CredentialKind, string> = {
-  'api-key': 'API keys',
-  'access-token': 'access tokens',
-  none: 'no credentials',
+  'api-key': 'with API keys',
+  'access-token': 'with access tokens',
+  none: 'without a credential',
 };
 
 /** Limits 401 answers per client address and credential kind; registered after registerRateLimit so it runs first. */
@@ -34,7 +34,7 @@ export function registerAuthFailureLimit(
 
   const refusal = (reply: FastifyReply, kind: CredentialKind, window: WindowCount): Error => {
     reply.header('Retry-After', String(Math.ceil(window.resetMs / 1000)));
-    return new DomainError('TOO_MANY_REQUESTS', `Too many failed authentications with ${KIND_NAMES[kind]} from this address; try again later`);
+    return new DomainError('TOO_MANY_REQUESTS', `Too many failed authentications ${KIND_NAMES[kind]} from this address; try again later`);
   };
 
   app.addHook('onRoute', (route) => {
