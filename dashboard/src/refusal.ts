@@ -6,7 +6,7 @@
 export function refusalAdvice(status: number, retryAt: number | undefined, now: number): string | undefined {
   const what =
     status === 429
-      ? 'Too many requests for now: the API limits how often one key, one signed-in token or one network address may call it, and how many failed sign-ins it accepts from one address.'
+      ? 'Too many requests for now.'
       : status === 503
         ? 'The service is briefly unavailable.'
         : undefined;
