@@ -40,7 +40,7 @@ export interface Config {
   idempotencyLeaseSeconds: number;
   /** Failed authentications (401) per minute per client address before it gets 429. */
   authFailuresPerMinute: number;
-  /** After a Redis failure, how long the rate limiter stops asking Redis (and lets requests through). */
+  /** While Redis does not answer, how often the rate limiter asks it again (it counts in the process meanwhile). */
   redisBreakerMs: number;
   /**
    * Proxies whose X-Forwarded-For / X-Forwarded-Proto are believed: addresses and CIDR ranges
@@ -345,7 +345,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     idempotencyLeaseSeconds: integer(env, 'IDEMPOTENCY_LEASE_SECONDS', 60, 1, 86_400),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
-    redisBreakerMs: integer(env, 'REDIS_BREAKER_MS', 30_000, 100, 3_600_000),
+    redisBreakerMs: integer(env, 'REDIS_BREAKER_MS', 1000, 100, 3_600_000),
     trustProxy: proxyList(env),
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined && mode === 'development'),
     tls: tlsFiles(env),

@@ -61,7 +61,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const webhookTransport = overrides.webhookTransport ?? createWebhookTransport({ allowLocal: config.webhookAllowLocal });
   const rateLimitStore =
     overrides.rateLimitStore ?? (config.redisUrl
-      ? new RedisRateLimitStore(config.redisUrl, { breakerOpenMs: config.redisBreakerMs })
+      ? new RedisRateLimitStore(config.redisUrl, { retryMs: config.redisBreakerMs, log })
       : new MemoryRateLimitStore());
   const socialConnectors = overrides.socialConnectors ?? buildSocialConnectors(config.social);
   let closed = false;

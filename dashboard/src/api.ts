@@ -1,7 +1,9 @@
 // The one way the dashboard reaches the API: the SDK's typed client (@recruiting/sdk, openapi-fetch
 // over types generated from the OpenAPI document). Every request carries the current access token; a
-// 401 refreshes once and sends the request again.
-import { createRecruitingClient, type Schemas as SdkSchemas } from '@recruiting/sdk';
+// 401 refreshes once and sends the request again. A 429 or 503 is retried by the SDK only when its
+// Retry-After is a few seconds: a longer wait is shown to the person (with when to try again) rather
+// than spent behind a spinner.
+import { createRecruitingClient, retryAfterMs, type Schemas as SdkSchemas } from '@recruiting/sdk';
 import { useCallback, useEffect, useState } from 'react';
 import { accessToken, recoverFromUnauthorized } from './auth';
 
@@ -16,26 +18,32 @@ async function fetchWithRefresh(request: Request): Promise<Response> {
   return fetch(spare);
 }
 
-export const api = createRecruitingClient({ baseUrl: window.location.origin, accessToken, fetch: fetchWithRefresh });
+export const api = createRecruitingClient({ baseUrl: window.location.origin, accessToken, fetch: fetchWithRefresh, retry: { maxDelayMs: 5_000 } });
 
 /** The API's error envelope, or whatever came back instead. */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly details: Array<{ field: string; message: string }>;
-  constructor(status: number, body: unknown) {
+  /** When the server said to try again (Retry-After), as epoch milliseconds. */
+  readonly retryAt: number | undefined;
+  constructor(status: number, body: unknown, retryAt?: number) {
     const envelope = (body ?? {}) as { error?: string; message?: string; details?: Array<{ field: string; message: string }> };
     super(envelope.message ?? `The request failed (HTTP ${status})`);
     this.status = status;
     this.code = envelope.error ?? 'ERROR';
     this.details = envelope.details ?? [];
+    this.retryAt = retryAt;
   }
 }
 
 /** Unwraps an openapi-fetch result: the data, or an ApiError. */
 export async function call<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await request;
-  if (!response.ok) throw new ApiError(response.status, error);
+  if (!response.ok) {
+    const wait = retryAfterMs(response.headers.get('retry-after'));
+    throw new ApiError(response.status, error, wait === undefined ? undefined : Date.now() + wait);
+  }
   return data as T;
 }
 

@@ -1,7 +1,8 @@
 // Shared pieces: loading, empty and error states, relative times, the current user's role.
 import { Alert, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { ApiError, type Loaded } from './api';
+import { refusalAdvice } from './refusal';
 
 export interface Session {
   email: string;
@@ -31,6 +32,7 @@ export function ErrorMessage({ error, title = 'Something went wrong' }: { error:
       <Text size="sm">
         {apiError ? `${apiError.message} (${apiError.code}, HTTP ${apiError.status})` : String((error as Error).message ?? error)}
       </Text>
+      {apiError && <RefusalAdvice error={apiError} />}
       {apiError && apiError.details.length > 0 && (
         <ul style={{ margin: '4px 0 0', paddingLeft: 20 }}>
           {apiError.details.map((detail, index) => (
@@ -43,6 +45,25 @@ export function ErrorMessage({ error, title = 'Something went wrong' }: { error:
         </ul>
       )}
     </Alert>
+  );
+}
+
+/** For a 429 or 503: what happened and a countdown to the Retry-After time. */
+function RefusalAdvice({ error }: { error: ApiError }) {
+  const [now, setNow] = useState(() => Date.now());
+  const waiting = error.retryAt !== undefined && error.retryAt > now;
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [waiting]);
+  const advice = refusalAdvice(error.status, error.retryAt, now);
+  if (!advice) return null;
+  return (
+    // Inside the alert, announced with it; the countdown's ticks are not announced again.
+    <Text size="sm" mt={4} data-testid="retry-advice" aria-live="off">
+      {advice}
+    </Text>
   );
 }
 

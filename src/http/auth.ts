@@ -28,6 +28,11 @@ declare module 'fastify' {
     principal: Principal | null;
     /** apiKeyHashOf's answer, once it was asked. */
     apiKeyHash: string | null;
+    /**
+     * Set by the failed-authentication limit when the caller's address is past it: a credential
+     * that fails gets this error (429) instead of 401; a valid one goes through.
+     */
+    authFailureRefusal: (() => Error) | null;
   }
 }
 
@@ -48,6 +53,14 @@ function challenges(auth: RouteAuth, sentToken: boolean): string {
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new Error(`route ${request.routeOptions.url} has no auth config`);
   return request.principal;
+}
+
+/** The credential a request offers, from its headers alone (the one principalFor checks). */
+export type CredentialKind = 'access-token' | 'api-key' | 'none';
+
+export function credentialKindOf(request: FastifyRequest): CredentialKind {
+  if (request.headers.authorization !== undefined) return 'access-token';
+  return sentApiKey(request) === undefined ? 'none' : 'api-key';
 }
 
 /** The X-API-Key header's value (the first, if sent more than once); undefined when absent or empty. */
@@ -104,6 +117,7 @@ function assertAllowed(auth: RouteAuth, principal: Principal): void {
  */
 function authenticate(ctx: ServiceContext, auth: RouteAuth): onRequestHookHandler {
   const refuse = (request: FastifyRequest, reply: FastifyReply, error: unknown) => {
+    if (request.authFailureRefusal && error instanceof UnauthorizedError) return request.authFailureRefusal();
     reply.header('WWW-Authenticate', challenges(auth, request.headers.authorization !== undefined));
     return error as Error;
   };
@@ -158,6 +172,7 @@ function noteOf(auth: RouteAuth): string {
 export function registerAuth(app: FastifyInstance, ctx: ServiceContext): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('apiKeyHash', null);
+  app.decorateRequest('authFailureRefusal', null);
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
     if (!auth) return;

@@ -5,7 +5,7 @@
 //
 // Why the order matters: the auth, rate-limit and failure-limit plugins each prepend their check to
 // a route's onRequest hooks as the route is added, so the one registered last runs first: the
-// failure limit (per address, before any lookup), then the per-key limit, then authentication.
+// failure limit (per address and kind of credential), then the per-key limit, then authentication.
 // Idempotency reads the principal that authentication sets. OpenAPI documents what the others add
 // to each route (security, the Idempotency-Key header, error answers). The rest (request id, access
 // log, security headers, JSON body, error handling, HTTPS only) depend on no order among themselves.
@@ -102,6 +102,8 @@ export const authFailureLimitPlugin = fp(
     fastify: FASTIFY,
     // After the per-key limit, so it runs first of all.
     dependencies: ['auth', 'rate-limit'],
+    // Authentication answers a failing credential with the refusal it leaves there.
+    decorators: { request: ['authFailureRefusal'] },
   },
 );
 

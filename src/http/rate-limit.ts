@@ -2,38 +2,55 @@
 // Headers follow the IETF RateLimit header fields draft: RateLimit-Policy on every response,
 // RateLimit with what remains; over the limit 429 TOO_MANY_REQUESTS with Retry-After.
 //
-// Failed authentications are limited per client address as well: every made-up key has a bucket
-// of its own above, so without this a client could try keys forever, each costing a database
-// lookup. Past the limit an address gets 429 before any lookup, whatever key it sends, until the
-// window ends. The client address is the socket's unless TRUST_PROXY names the proxy in front.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// Failed authentications are limited per client address and kind of credential (API key, access
+// token, none) as well: every made-up key has a bucket of its own above, so without this a client
+// could try keys forever. Past the limit a call without a credential gets 429 at once; a call with
+// one is still checked (an API key's checksum first, so a made-up key costs no lookup) and gets 429
+// instead of 401 only when the check fails: a valid key or token is never refused for the failures
+// of others behind the same address (an office's NAT), and a dashboard's tokens are not counted
+// with a careless integration's keys. The client address is the socket's unless TRUST_PROXY names
+// the proxy in front.
+import type { FastifyInstance, FastifyReply, HookHandlerDoneFunction } from 'fastify';
 import type { Clock } from '../shared/clock.ts';
 import { DomainError } from '../shared/errors.ts';
-import { apiKeyHashOf } from './auth.ts';
-import { RateLimitStoreUnavailableError, type RateLimitStore, type WindowCount } from './rate-limit-store.ts';
+import { apiKeyHashOf, credentialKindOf, type CredentialKind } from './auth.ts';
+import type { RateLimitStore, WindowCount } from './rate-limit-store.ts';
 
 const WINDOW_MS = 60_000;
 
-/** Limits 401 answers per client address; registered after registerRateLimit so it runs first. */
+const KIND_NAMES: Record<CredentialKind, string> = {
+  'api-key': 'with API keys',
+  'access-token': 'with access tokens',
+  none: 'without a credential',
+};
+
+/** Limits 401 answers per client address and credential kind; registered after registerRateLimit so it runs first. */
 export function registerAuthFailureLimit(
   app: FastifyInstance,
   options: { store: RateLimitStore; failuresPerMinute: number; clock: Clock },
 ): void {
   const { store, failuresPerMinute, clock } = options;
-  const counter = (ip: string) => `authfail:${ip}`;
+  const counter = (kind: CredentialKind, ip: string) => `authfail:${kind}:${ip}`;
 
-  const check = (reply: FastifyReply, window: WindowCount): Error | undefined => {
-    if (window.count < failuresPerMinute) return undefined;
+  const refusal = (reply: FastifyReply, kind: CredentialKind, window: WindowCount): Error => {
     reply.header('Retry-After', String(Math.ceil(window.resetMs / 1000)));
-    return new DomainError('TOO_MANY_REQUESTS', 'Too many failed authentications from this address; try again later');
+    return new DomainError('TOO_MANY_REQUESTS', `Too many failed authentications ${KIND_NAMES[kind]} from this address; try again later`);
   };
 
   app.addHook('onRoute', (route) => {
     if (!route.config?.auth) return;
     const existing = route.onRequest ? [route.onRequest].flat() : [];
     route.onRequest = [
-      (request, reply, done) =>
-        withWindow(request, () => store.peek(counter(request.ip), WINDOW_MS, clock.now().getTime()), (window) => done(window && check(reply, window))),
+      (request, reply, done) => {
+        const kind = credentialKindOf(request);
+        withWindow(store.peek(counter(kind, request.ip), WINDOW_MS, clock.now().getTime()), (window) => {
+          if (window.count < failuresPerMinute) return done();
+          if (kind === 'none') return done(refusal(reply, kind, window));
+          // Authentication answers with this instead of 401 if the credential fails.
+          request.authFailureRefusal = () => refusal(reply, kind, window);
+          done();
+        }, done);
+      },
       ...existing,
     ];
     const onResponse = route.onResponse ? [route.onResponse].flat() : [];
@@ -42,7 +59,8 @@ export function registerAuthFailureLimit(
       // A callback hook: it runs after every response, and only a 401 has anything to wait for.
       (request, reply, done) => {
         if (reply.statusCode !== 401) return done();
-        withWindow(request, () => store.hit(counter(request.ip), WINDOW_MS, clock.now().getTime()), () => done());
+        const failed = store.hit(counter(credentialKindOf(request), request.ip), WINDOW_MS, clock.now().getTime());
+        withWindow(failed, () => done(), () => done());
       },
     ];
   });
@@ -50,28 +68,12 @@ export function registerAuthFailureLimit(
 
 /**
  * Calls `then` with the caller's window, synchronously when the store answers synchronously (in
- * memory: no promise on every request), or with undefined when the store failed: a rate-limit store
- * outage must not take the API down with it.
+ * memory, or Redis's store while it counts in this process: no promise on every request). The store
+ * does not fail for want of Redis (it counts here then), so an error is a fault and answers as one.
  */
-function withWindow(request: FastifyRequest, read: () => WindowCount | Promise<WindowCount>, then: (window: WindowCount | undefined) => void): void {
-  let window: WindowCount | Promise<WindowCount>;
-  try {
-    window = read();
-  } catch (error) {
-    logStoreFailure(request, error);
-    return then(undefined);
-  }
+function withWindow(window: WindowCount | Promise<WindowCount>, then: (window: WindowCount) => void, fail: HookHandlerDoneFunction): void {
   if (!(window instanceof Promise)) return then(window);
-  window.then(then, (error: unknown) => {
-    logStoreFailure(request, error);
-    then(undefined);
-  });
-}
-
-function logStoreFailure(request: FastifyRequest, error: unknown): void {
-  // While the breaker is open every request would say the same: log only the failure itself.
-  if (error instanceof RateLimitStoreUnavailableError) return;
-  request.log.warn({ err: error }, 'rate limit store unavailable; request allowed');
+  window.then(then, (error: unknown) => fail(error as Error));
 }
 
 export function registerRateLimit(
@@ -98,7 +100,7 @@ export function registerRateLimit(
         // Only a hash of the key is kept as the counter name: no secret in Redis.
         const keyHash = apiKeyHashOf(request);
         const caller = keyHash ? `key:${keyHash.slice(0, 32)}` : `ip:${request.ip}`;
-        withWindow(request, () => store.hit(caller, WINDOW_MS, clock.now().getTime()), (window) => done(window && limit(reply, window)));
+        withWindow(store.hit(caller, WINDOW_MS, clock.now().getTime()), (window) => done(limit(reply, window)), done);
       },
       ...existing,
     ];

@@ -1,12 +1,17 @@
-// Issue 9 items 12 and 13: failed authentications are limited per client address (made-up keys
-// each had a bucket of their own), X-Forwarded-For counts only from TRUST_PROXY, and a Redis outage
-// is skipped by a circuit breaker instead of costing every request a timeout.
+// Failed authentications are limited per client address and kind of credential (made-up keys each
+// had a bucket of their own), without ever refusing a valid key or token for others' failures;
+// X-Forwarded-For counts only from TRUST_PROXY; while Redis is out both limits count in the process
+// (without a timeout on every request).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../../src/config.ts';
-import { RateLimitStoreUnavailableError, RedisRateLimitStore } from '../../src/http/rate-limit-store.ts';
+import { pino } from 'pino';
+import { RedisRateLimitStore } from '../../src/http/rate-limit-store.ts';
+import { generateApiKey } from '../../src/modules/api-keys/key-format.ts';
 import { expectErrorEnvelope } from '../helpers/envelope.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
+import { dashboardBearer } from '../identity/oauth-client.ts';
+import { startListeningApp, type ListeningApp } from '../identity/server.ts';
 
 const madeUpKey = () => `rk_live_${randomBytes(24).toString('base64url')}`;
 let n = 0;
@@ -24,7 +29,7 @@ describe.each([
   });
   afterAll(async () => t.close());
 
-  it('answers 429 after the threshold, before any key lookup, and only for that address', async () => {
+  it('answers 429 after the threshold, and only for that address; a valid key still goes through', async () => {
     const ip = freshIp();
     const statuses = [];
     for (let i = 0; i < 7; i++) {
@@ -35,9 +40,13 @@ describe.each([
     expectErrorEnvelope(limited, 429, 'TOO_MANY_REQUESTS', '/public/v1/enums');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
 
-    // Even a valid key is refused from there: the key is not looked up at all past the limit.
+    // A valid key from there still goes through: past the limit only a failing credential is
+    // refused, a made-up one without a lookup (its checksum fails), a well-formed unknown one after it.
     const { headers } = await t.tenant();
-    expect((await t.app.inject({ url: '/public/v1/enums', remoteAddress: ip, headers })).statusCode).toBe(429);
+    expect((await t.app.inject({ url: '/public/v1/enums', remoteAddress: ip, headers })).statusCode).toBe(200);
+    const unknown = await t.app.inject({ url: '/public/v1/enums', remoteAddress: ip, headers: { 'x-api-key': generateApiKey() } });
+    expectErrorEnvelope(unknown, 429, 'TOO_MANY_REQUESTS', '/public/v1/enums');
+    expect(Number(unknown.headers['retry-after'])).toBeGreaterThan(0);
     // Another address is unaffected; the next window starts afresh.
     expect((await t.app.inject({ url: '/public/v1/enums', remoteAddress: freshIp(), headers })).statusCode).toBe(200);
     t.clock.advance(60_000);
@@ -56,6 +65,43 @@ describe.each([
       statuses.push(res.statusCode);
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+});
+
+describe('failed authentications per client address and kind of credential', () => {
+  let server: ListeningApp;
+  let bearer: Record<string, string>;
+  beforeAll(async () => {
+    server = await startListeningApp({ DEV_SIGN_IN: 'true', AUTH_FAILURES_PER_MINUTE: '5' });
+    bearer = await dashboardBearer(server, `office.${Date.now().toString(36)}@example.com`);
+  });
+  afterAll(async () => server?.close());
+
+  const call = (url: string, ip: string, headers: Record<string, string>) => server.app.inject({ url, remoteAddress: ip, headers });
+
+  it("an integration's failing keys do not lock out the dashboard behind the same address, nor valid keys", async () => {
+    const office = freshIp();
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await call('/public/v1/enums', office, { 'x-api-key': madeUpKey() })).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+
+    // The dashboard's token (another kind of credential) and a valid key go through.
+    expect((await call('/settings/company', office, bearer)).statusCode).toBe(200);
+    expect((await call('/public/v1/enums', office, bearer)).statusCode).toBe(200);
+    const { headers } = await server.tenant();
+    expect((await call('/public/v1/enums', office, headers)).statusCode).toBe(200);
+    // A bad token from there is a 401 (its own count), so a dashboard still refreshes on it.
+    const badToken = { authorization: `Bearer ${'x'.repeat(43)}` };
+    const tokenFailures = [];
+    for (let i = 0; i < 6; i++) tokenFailures.push((await call('/settings/company', office, badToken)).statusCode);
+    expect(tokenFailures).toEqual([401, 401, 401, 401, 401, 429]);
+    const refused = await call('/settings/company', office, badToken);
+    expectErrorEnvelope(refused, 429, 'TOO_MANY_REQUESTS', '/settings/company');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Even then, a valid token is never refused for others' failures; calls without any
+    // credential are counted apart.
+    expect((await call('/settings/company', office, bearer)).statusCode).toBe(200);
+    expect((await call('/public/v1/enums', office, {})).statusCode).toBe(401);
   });
 });
 
@@ -87,49 +133,61 @@ describe('TRUST_PROXY', () => {
   });
 });
 
-describe('Redis down: the circuit breaker', () => {
-  it('asks a dead Redis once, then fails at once until the breaker half-opens', async () => {
-    const store = new RedisRateLimitStore('redis://127.0.0.1:1', { breakerOpenMs: 30_000 });
+describe('Redis down: counted in the process', () => {
+  const silent = pino({ level: 'silent' });
+
+  it('asks a dead Redis once, then counts here without waiting, and only probes it every retryMs', async () => {
+    const store = new RedisRateLimitStore('redis://127.0.0.1:1', { retryMs: 30_000, log: silent });
     try {
-      const now = 1_000_000;
-      await expect(store.hit('a', 60_000, now)).rejects.toThrow();
+      const now = 60_000_000;
+      expect(await store.hit('a', 60_000, now)).toMatchObject({ count: 1 });
       expect(store.redisCalls).toBe(1);
-      for (let i = 0; i < 50; i++) {
-        await expect(store.hit(`k${i}`, 60_000, now + i)).rejects.toBeInstanceOf(RateLimitStoreUnavailableError);
-        await expect(store.peek(`k${i}`, 60_000, now + i)).rejects.toBeInstanceOf(RateLimitStoreUnavailableError);
+      for (let i = 2; i <= 50; i++) {
+        // Synchronous answers: no request waits for Redis while it is out.
+        expect(store.hit('a', 60_000, now + i)).toMatchObject({ count: i });
+        expect(store.peek('a', 60_000, now + i)).toMatchObject({ count: i });
       }
       expect(store.redisCalls).toBe(1);
-      expect(store.isOpen(now + 29_999)).toBe(true);
-      // After the open period one call tries Redis again; it fails and the breaker opens anew.
-      await expect(store.hit('a', 60_000, now + 30_000)).rejects.not.toBeInstanceOf(RateLimitStoreUnavailableError);
+      // After retryMs one PING goes out in the background; the request is still counted here.
+      expect(store.hit('a', 60_000, now + 30_000)).toMatchObject({ count: 51 });
+      expect(store.hit('a', 60_000, now + 30_001)).toMatchObject({ count: 52 });
       expect(store.redisCalls).toBe(2);
-      expect(store.isOpen(now + 30_001)).toBe(true);
     } finally {
       await store.close();
     }
   });
 
-  it('closes again when Redis answers', async () => {
-    const store = new RedisRateLimitStore('redis://127.0.0.1:6379', { breakerOpenMs: 30_000 });
+  it('counts in Redis when it answers', async () => {
+    const store = new RedisRateLimitStore('redis://127.0.0.1:6379', { retryMs: 30_000, log: silent });
     try {
       const now = Date.now();
-      expect((await store.hit(`ok-${now}`, 60_000, now)).count).toBe(1);
-      expect(store.isOpen(now)).toBe(false);
+      expect(await store.hit(`ok-${now}`, 60_000, now)).toMatchObject({ count: 1 });
+      expect(await store.hit(`ok-${now}`, 60_000, now)).toMatchObject({ count: 2 });
+      expect(store.redisCalls).toBe(2);
     } finally {
       await store.close();
     }
   });
 
-  it('lets requests through (fail open) with REDIS_URL on a closed port', async () => {
-    const t = await buildTestApp({ REDIS_URL: 'redis://127.0.0.1:1' });
+  it('keeps both limits with REDIS_URL on a closed port', async () => {
+    const t = await buildTestApp({ REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_PER_MINUTE: '3', AUTH_FAILURES_PER_MINUTE: '2' });
     try {
+      const now = t.clock.now().getTime();
+      t.clock.advance(60_000 - (now % 60_000));
       const { headers } = await t.tenant();
-      for (let i = 0; i < 10; i++) {
-        const res = await t.app.inject({ url: '/public/v1/enums', headers });
-        expect(res.statusCode).toBe(200);
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await t.app.inject({ url: '/public/v1/enums', headers })).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      const failures = [];
+      for (let i = 0; i < 4; i++) {
+        failures.push((await t.app.inject({ url: '/public/v1/enums', remoteAddress: freshIp(), headers: { 'x-api-key': madeUpKey() } })).statusCode);
       }
-      const unknown = await t.app.inject({ url: '/public/v1/enums', headers: { 'x-api-key': madeUpKey() } });
-      expect(unknown.statusCode).toBe(401);
+      expect(failures).toEqual([401, 401, 401, 401]);
+      const ip = freshIp();
+      for (let i = 0; i < 4; i++) {
+        failures.push((await t.app.inject({ url: '/public/v1/enums', remoteAddress: ip, headers: { 'x-api-key': madeUpKey() } })).statusCode);
+      }
+      expect(failures.slice(4)).toEqual([401, 401, 429, 429]);
     } finally {
       await t.close();
     }
