@@ -59,7 +59,7 @@ export async function listEvents(
     }
   }
   const filter = { types: asked ?? readable, since: query.since ? new Date(query.since) : undefined };
-  const position = startPage(query, 'events', FEED_ORDER, { companyId: principal.companyId, ...filter });
+  const position = startPage(ctx.secrets, query, 'events', FEED_ORDER, { companyId: principal.companyId, ...filter });
   const { rows: fetched, total } = await listFeedEvents(ctx.db, principal.companyId, filter, position);
   const { rows, ...cursors } = endPage(fetched, position, (row) => [row.txId, row.seq]);
   return toPage(

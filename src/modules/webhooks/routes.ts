@@ -189,8 +189,8 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
       },
     },
     async (request) => {
-      const { page, size, status } = request.query;
-      return listDeliveriesPage(app.ctx, principalOf(request).companyId, request.params.id, { status }, { page, size });
+      const { page, size, cursor, status } = request.query;
+      return listDeliveriesPage(app.ctx, principalOf(request).companyId, request.params.id, { status }, { page, size, cursor });
     },
   );
 

@@ -222,7 +222,7 @@ export async function listSubscriptionsPage(
   companyId: string,
   page: PageRequest,
 ): Promise<Page<SubscriptionView>> {
-  const position = startPage(page, 'webhooks', NEWEST_FIRST, { companyId });
+  const position = startPage(ctx.secrets, page, 'webhooks', NEWEST_FIRST, { companyId });
   const { rows: fetched, total } = await listSubscriptions(ctx.db, companyId, position);
   const { rows, ...cursors } = endPage(fetched, position, (row) => [row.createdAt, row.id]);
   return toPage(rows.map(toView), total, position, cursors);
@@ -345,7 +345,7 @@ export async function listDeliveriesPage(
   page: PageRequest,
 ): Promise<Page<DeliveryView>> {
   await subscriptionOrNotFound(ctx, companyId, subscriptionId);
-  const position = startPage(page, 'webhook-deliveries', NEWEST_FIRST, { companyId, subscriptionId, status: filter.status ?? null });
+  const position = startPage(ctx.secrets, page, 'webhook-deliveries', NEWEST_FIRST, { companyId, subscriptionId, status: filter.status ?? null });
   const { rows: fetched, total } = await listDeliveries(ctx.db, subscriptionId, filter, position);
   const { rows, ...cursors } = endPage(fetched, position, (row) => [row.createdAt, row.id]);
   const attempts = await listAttempts(
