@@ -2,12 +2,12 @@
 // (companyId, id), so another company's subscription answers 404 like one that does not exist.
 import { randomUUID } from 'node:crypto';
 import { endPage, NEWEST_FIRST, startPage, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
-import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../shared/errors.ts';
-import type { ServiceContext } from '../../shared/context.ts';
+import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/errors.ts';
+import type { Principal, ServiceContext } from '../../shared/context.ts';
 import type { Db } from '../../db/client.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import type { Backlog } from '../../shared/metrics.ts';
-import { isWebhookEventType } from './events.ts';
+import { isWebhookEventType, readScopeOfEvent } from './events.ts';
 import {
   deleteSubscription,
   findDelivery,
@@ -117,7 +117,8 @@ export interface DeliveryView {
   status: DeliveryStatus;
   attemptCount: number;
   nextAttemptAt: string | null;
-  payload: string;
+  /** null: the caller may not read the event's resource (see mayRead). */
+  payload: string | null;
   createdAt: string;
   updatedAt: string;
   attempts: AttemptView[];
@@ -147,7 +148,35 @@ function toAttemptView(row: AttemptRow): AttemptView {
   };
 }
 
-function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[]): DeliveryView {
+/**
+ * Who manages subscriptions: the company, and the scopes that decide which events' data its
+ * credential may have sent somewhere or read back from the delivery log. `webhooks:manage` alone
+ * routes and inspects deliveries, but the data in them is the resource's: a key that may not read
+ * candidates may not receive or read them through a webhook either.
+ */
+export type WebhookCaller = Pick<Principal, 'companyId' | 'scopes'>;
+
+function mayRead(caller: WebhookCaller, eventType: string): boolean {
+  const scope = readScopeOfEvent(eventType);
+  return scope === null || caller.scopes.includes(scope);
+}
+
+/** 403 naming every read scope the caller lacks for these events. */
+function assertMayReceive(caller: WebhookCaller, events: readonly string[]): void {
+  const missing = [...new Set(events.map(readScopeOfEvent))].filter(
+    (scope): scope is NonNullable<typeof scope> => scope !== null && !caller.scopes.includes(scope),
+  );
+  if (missing.length === 0) return;
+  const refused = events.filter((type) => !mayRead(caller, type));
+  throw new ForbiddenError(
+    `Subscribing to ${refused.join(', ')} needs the scope ${missing.join(', ')}: the events carry the data that scope reads`,
+    missing.map((scope) => ({ field: 'scope', message: `requires ${scope}` })),
+  );
+}
+
+/** The delivery as the caller may see it: the body sent and the receiver's answers only with the event's read scope. */
+function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[], caller: WebhookCaller): DeliveryView {
+  const readable = mayRead(caller, row.eventType);
   return {
     id: row.id,
     subscriptionId: row.subscriptionId,
@@ -156,10 +185,13 @@ function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[]): DeliveryView 
     status: row.status,
     attemptCount: row.attemptCount,
     nextAttemptAt: row.status === 'PENDING' ? (row.nextAttemptAt?.toISOString() ?? null) : null,
-    payload: row.payload,
+    payload: readable ? row.payload : null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    attempts: attempts.filter((attempt) => attempt.deliveryId === row.id).map(toAttemptView),
+    // Receivers often echo what they got: their answers are the event's data too.
+    attempts: attempts
+      .filter((attempt) => attempt.deliveryId === row.id)
+      .map((attempt) => toAttemptView(readable ? attempt : { ...attempt, responseBody: null })),
   };
 }
 
@@ -187,10 +219,12 @@ async function subscriptionOrNotFound(ctx: ServiceContext, companyId: string, id
 export async function createSubscription(
   ctx: ServiceContext,
   transport: WebhookTransport,
-  companyId: string,
+  caller: WebhookCaller,
   input: { url: string; events: string[] },
 ): Promise<SubscriptionWithSecret> {
+  const { companyId } = caller;
   const events = checkEvents(input.events);
+  assertMayReceive(caller, events);
   await checkUrl(transport, input.url);
   const now = ctx.clock.now();
   const secret = generateSecret();
@@ -235,13 +269,17 @@ export async function getSubscription(ctx: ServiceContext, companyId: string, id
 export async function updateSubscriptionSettings(
   ctx: ServiceContext,
   transport: WebhookTransport,
-  companyId: string,
+  caller: WebhookCaller,
   id: string,
   input: { url?: string | undefined; events?: string[] | undefined; active?: boolean | undefined },
 ): Promise<SubscriptionView> {
+  const { companyId } = caller;
   const patch: Partial<SubscriptionRow> = {};
   if (input.events !== undefined) patch.events = checkEvents(input.events);
-  await subscriptionOrNotFound(ctx, companyId, id);
+  const current = await subscriptionOrNotFound(ctx, companyId, id);
+  // Choosing where events go, or which, is receiving them: a new URL for another key's candidate
+  // events would send them to the caller as surely as a subscription of its own.
+  if (input.url !== undefined || input.events !== undefined) assertMayReceive(caller, patch.events ?? current.events);
   if (input.url !== undefined) {
     await checkUrl(transport, input.url);
     patch.url = input.url;
@@ -339,11 +377,12 @@ export async function sendTestPing(
 
 export async function listDeliveriesPage(
   ctx: ServiceContext,
-  companyId: string,
+  caller: WebhookCaller,
   subscriptionId: string,
   filter: { status?: DeliveryStatus | undefined },
   page: PageRequest,
 ): Promise<Page<DeliveryView>> {
+  const { companyId } = caller;
   await subscriptionOrNotFound(ctx, companyId, subscriptionId);
   const position = startPage(ctx.secrets, page, 'webhook-deliveries', NEWEST_FIRST, { companyId, subscriptionId, status: filter.status ?? null });
   const { rows: fetched, total } = await listDeliveries(ctx.db, subscriptionId, filter, position);
@@ -353,7 +392,7 @@ export async function listDeliveriesPage(
     rows.map((row) => row.id),
   );
   return toPage(
-    rows.map((row) => toDeliveryView(row, attempts)),
+    rows.map((row) => toDeliveryView(row, attempts, caller)),
     total,
     position,
     cursors,
@@ -363,10 +402,11 @@ export async function listDeliveriesPage(
 /** Queues the delivery again, due now, with a fresh retry schedule and the same webhook-id. */
 export async function redeliver(
   ctx: ServiceContext,
-  companyId: string,
+  caller: WebhookCaller,
   subscriptionId: string,
   deliveryId: string,
 ): Promise<DeliveryView> {
+  const { companyId } = caller;
   const subscription = await subscriptionOrNotFound(ctx, companyId, subscriptionId);
   if (!(await findDelivery(ctx.db, subscriptionId, deliveryId))) throw new NotFoundError('Webhook delivery');
   if (!subscription.active) {
@@ -376,7 +416,7 @@ export async function redeliver(
   }
   const row = await requeueDelivery(ctx.db, deliveryId, ctx.clock.now());
   if (!row) throw new NotFoundError('Webhook delivery');
-  return toDeliveryView(row, await listAttempts(ctx.db, [row.id]));
+  return toDeliveryView(row, await listAttempts(ctx.db, [row.id]), caller);
 }
 
 /** The delivery backlog for /metrics: events not yet fanned out and deliveries not yet done, with the age of the oldest. */
