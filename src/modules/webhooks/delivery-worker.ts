@@ -193,7 +193,7 @@ async function recordAttempt(deps: WorkerDeps, sent: SentAttempt): Promise<boole
   const { delivery } = sent.claimed;
   const { outcome, now } = sent;
   return deps.db.transaction(async (tx) => {
-    await insertAttemptIfDeliveryExists(tx, sent.attempt);
+    await insertAttemptIfDeliveryExists(tx, sent.attempt, delivery.payload);
     const row = await finishClaimedDelivery(tx, {
       id: delivery.id,
       token: delivery.claimToken!,
@@ -296,6 +296,7 @@ function outcomeRecorder(deps: WorkerDeps): OutcomeRecorder {
           deps.db,
           batch.map(({ sent }) => ({
             attempt: sent.attempt,
+            sentPayload: sent.claimed.delivery.payload,
             token: sent.claimed.delivery.claimToken!,
             status: sent.outcome.status,
             retryStep: sent.outcome.retryStep,
