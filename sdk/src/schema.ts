@@ -452,6 +452,8 @@ export interface paths {
          * Create a webhook subscription
          * @description Answers the subscription with its signing `secret`, shown only this once. A company has at most 100 subscriptions (active or not): the next create answers 422 VALIDATION_ERROR; delete one first, or list several events in one subscription.
          *
+         *     An event carries its resource's data, so subscribing to it needs that resource's read scope too: `job_listing.*` `jobs:read`, `application.*` `applications:read`, `candidate.*` `candidates:read` (403 naming the missing scope otherwise).
+         *
          *     Events: `application.created`, `application.status_changed`, `candidate.created`, `candidate.erased`, `job_listing.created`, `job_listing.updated`, `job_listing.published`, `job_listing.closed`, `job_listing.archived`, `job_listing.deleted`, `ping`.
          *
          *     Each event is POSTed as JSON `{ id, type, timestamp, companyId, data }` and signed the
@@ -495,7 +497,7 @@ export interface paths {
         head?: never;
         /**
          * Update a webhook subscription
-         * @description Changes url, events or active (merge). Setting active to true switches a subscription back on, including one the service switched off, and resumes the retries still pending. Events that occur while a subscription is inactive are not delivered to it.
+         * @description Changes url, events or active (merge). Setting active to true switches a subscription back on, including one the service switched off, and resumes the retries still pending. Events that occur while a subscription is inactive are not delivered to it. Changing url or events needs the read scope of every event the subscription then lists, as creating it does (403 naming the missing scope).
          *
          *     Requires scope `webhooks:manage`.
          */
@@ -555,7 +557,7 @@ export interface paths {
         };
         /**
          * List the deliveries of a subscription
-         * @description Newest first, each with every attempt made: time, status code, duration, error and body excerpt.
+         * @description Newest first, each with every attempt made: time, status code, duration, error and body excerpt. The body sent (`payload`) and the answers (`responseBody`) are the event's data: they are null unless the caller holds the read scope of the event's resource (`candidates:read` for `candidate.*`, and so on). Pages by `cursor` like every list.
          *
          *     Requires scope `webhooks:manage`.
          */
@@ -1702,7 +1704,7 @@ export interface components {
             durationMs: number;
             /** @description Why the attempt failed without an answer (BLOCKED_ADDRESS, DNS_FAILURE, CONNECTION_REFUSED, TIMEOUT, TLS_ERROR, CONNECTION_RESET, NETWORK_ERROR) or REDIRECT_NOT_FOLLOWED for a 3xx; null otherwise */
             error: string | null;
-            /** @description The first 20 KB of the answer */
+            /** @description The first 20 KB of the answer; null without one, without the read scope of the event's resource, or when the event's candidate was erased */
             responseBody: string | null;
         };
         WebhookDelivery: {
@@ -1720,8 +1722,8 @@ export interface components {
             status: "PENDING" | "DELIVERED" | "FAILED";
             attemptCount: number;
             nextAttemptAt: string | null;
-            /** @description The exact JSON body sent and signed */
-            payload: string;
+            /** @description The exact JSON body sent and signed; null when the caller lacks the read scope of the event's resource */
+            payload: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2127,6 +2129,27 @@ export interface operations {
                     "application/json": components["schemas"]["Sector"][];
                 };
             };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/sectors"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -2270,6 +2293,27 @@ export interface operations {
                      *     ]
                      */
                     "application/json": components["schemas"]["Tag"][];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/tags"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
@@ -2419,6 +2463,27 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Enums"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/enums"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
@@ -2614,6 +2679,27 @@ export interface operations {
                             resumeCursor?: string | null;
                         };
                     };
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/job-listings"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
@@ -3051,7 +3137,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3065,7 +3151,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings"
                      *     }
@@ -3450,7 +3536,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3463,7 +3549,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
                      *     }
@@ -3671,7 +3757,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3684,7 +3770,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
                      *     }
@@ -4188,7 +4274,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4201,7 +4287,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
                      *     }
@@ -4643,7 +4729,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4657,7 +4743,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
                      *     }
@@ -5087,7 +5173,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5101,7 +5187,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
                      *     }
@@ -5531,7 +5617,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5545,7 +5631,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
                      *     }
@@ -5854,7 +5940,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5867,7 +5953,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations"
                      *     }
@@ -6258,7 +6344,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6271,7 +6357,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
                      *     }
@@ -6600,6 +6686,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -6792,7 +6899,7 @@ export interface operations {
                     "application/json": components["schemas"]["CandidateProfile"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6805,7 +6912,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
                      *     }
@@ -7013,7 +7120,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7026,7 +7133,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
                      *     }
@@ -7339,7 +7446,7 @@ export interface operations {
                     "application/json": components["schemas"]["CandidateImportResult"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7353,7 +7460,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/candidates/import"
                      *     }
@@ -7648,6 +7755,27 @@ export interface operations {
                             resumeCursor?: string | null;
                         };
                     };
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid, expired or revoked API key */
@@ -8010,7 +8138,7 @@ export interface operations {
                     "application/json": components["schemas"]["Application"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8024,7 +8152,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/applications"
                      *     }
@@ -8422,7 +8550,7 @@ export interface operations {
                     "application/json": components["schemas"]["Application"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8435,7 +8563,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
                      *     }
@@ -8827,7 +8955,7 @@ export interface operations {
                     "application/json": components["schemas"]["Application"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8840,7 +8968,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
                      *     }
@@ -9159,7 +9287,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9172,7 +9300,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
                      *     }
@@ -9428,6 +9556,27 @@ export interface operations {
                     "application/json": components["schemas"]["AnalyticsOverview"];
                 };
             };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/overview"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -9634,6 +9783,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/webhooks"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -9828,7 +9998,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscriptionWithSecret"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9842,7 +10012,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks"
                      *     }
@@ -10096,7 +10266,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10109,7 +10279,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
                      *     }
@@ -10317,7 +10487,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10330,7 +10500,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
                      *     }
@@ -10616,7 +10786,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10629,7 +10799,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
                      *     }
@@ -10900,7 +11070,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscriptionWithSecret"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10914,7 +11084,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
                      *     }
@@ -11206,7 +11376,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookTestResult"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11220,7 +11390,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
                      *     }
@@ -11584,7 +11754,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11597,7 +11767,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
                      *     }
@@ -11837,7 +12007,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11851,7 +12021,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
                      *     }
@@ -12178,6 +12348,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/events"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -12399,7 +12590,7 @@ export interface operations {
                     "application/json": components["schemas"]["CandidateExport"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12412,7 +12603,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
                      *     }
@@ -12637,6 +12828,27 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/api-keys"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -12835,7 +13047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyCreated"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12849,7 +13061,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/api-keys"
                      *     }
@@ -13085,7 +13297,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13098,7 +13310,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
                      *     }
@@ -13377,7 +13589,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13390,7 +13602,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
                      *     }
@@ -13684,6 +13896,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -13842,7 +14075,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13855,7 +14088,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
                      *     }
@@ -14170,6 +14403,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/members/invitations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -14356,7 +14610,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14370,7 +14624,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/members/invitations"
                      *     }
@@ -14606,7 +14860,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14619,7 +14873,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
                      *     }
@@ -14878,6 +15132,27 @@ export interface operations {
                     "application/json": components["schemas"]["CompanySettings"];
                 };
             };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked API key */
             401: {
                 headers: {
@@ -15061,7 +15336,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanySettings"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15074,7 +15349,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/company"
                      *     }
@@ -15428,7 +15703,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15442,7 +15717,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
                      *     }
@@ -15880,7 +16155,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobListing"];
                 };
             };
-            /** @description Malformed request: a JSON body that does not parse, or a path that does not decode */
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15894,7 +16169,7 @@ export interface operations {
                      * @example {
                      *       "status": 400,
                      *       "error": "BAD_REQUEST",
-                     *       "message": "Malformed request: a JSON body that does not parse, or a path that does not decode",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
                      *     }

@@ -1,8 +1,10 @@
 // One access line per request, written when the response is sent (Fastify's own two lines are
 // switched off), and the HTTP metrics recorded from the same facts. Routes are logged and counted
 // by their pattern (/public/v1/candidates/:id), never by their values; the URL is logged with the
-// values of `q` (free-text search) replaced, and the logger masks any e-mail address left in it.
+// values of credentials (api_key, access_token, code, ...) and of `q` and `email` replaced
+// (log-safety.ts, redactUrl), and the logger masks any e-mail address left in it.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { redactUrl } from '../shared/log-safety.ts';
 import type { Metrics } from '../shared/metrics.ts';
 
 declare module 'fastify' {
@@ -18,17 +20,6 @@ const UNMATCHED = '(unmatched)';
 function levelEnabled(log: FastifyBaseLogger, level: string): boolean {
   const check = (log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled;
   return check ? check.call(log, level) : true;
-}
-
-/** The URL with the values of search parameters that carry personal data replaced. */
-export function redactUrl(url: string): string {
-  const query = url.indexOf('?');
-  if (query < 0) return url;
-  const params = new URLSearchParams(url.slice(query + 1));
-  for (const name of [...new Set(params.keys())]) {
-    if (name === 'q' || name === 'email') params.set(name, '[redacted]');
-  }
-  return `${url.slice(0, query)}?${params.toString()}`;
 }
 
 export function registerAccessLog(app: FastifyInstance, metrics: Metrics): void {

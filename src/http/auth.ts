@@ -4,7 +4,7 @@
 // Two credentials: an API key (X-API-Key) or a user's OAuth access token (Authorization: Bearer).
 // /public/v1 takes either; /settings takes only a user's token (`bearerOnly`).
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
-import { ForbiddenError, UnauthorizedError } from '../shared/errors.ts';
+import { DomainError, ForbiddenError, UnauthorizedError } from '../shared/errors.ts';
 import type { Principal, ServiceContext } from '../shared/context.ts';
 import { apiKeyHash, authenticateApiKey } from '../modules/api-keys/service.ts';
 import { authenticateAccessToken } from '../modules/oauth/service.ts';
@@ -146,6 +146,32 @@ function authenticate(ctx: ServiceContext, auth: RouteAuth): onRequestHookHandle
 }
 
 /**
+ * Names under which clients put a credential in the query string (`?api_key=rk_live_...`). A URL
+ * is written to proxies' and servers' access logs, browser histories and Referer headers, so such a
+ * request is refused (400, naming the header to use) rather than served: the key would otherwise
+ * keep working from wherever the URL was copied to. Checked before authentication, so a key sent
+ * this way is never looked up either.
+ */
+const QUERY_CREDENTIAL = /^(?:x[-_]?)?api[-_]?key$|^(?:key|token|auth|authorization|bearer|password|secret)$|(?:access|refresh|id|bearer|auth)[-_]?token$|client[-_]?secret$/i;
+
+function refuseQueryCredentials(auth: RouteAuth): onRequestHookHandler {
+  const header = auth.bearerOnly ? 'the Authorization header (Bearer <token>)' : 'the X-API-Key header (or Authorization: Bearer <token>)';
+  return (request, _reply, done) => {
+    // Most requests have no query string at all: nothing to look at.
+    if (!request.url.includes('?')) return done();
+    const names = Object.keys(request.query as Record<string, unknown>).filter((name) => QUERY_CREDENTIAL.test(name));
+    if (names.length === 0) return done();
+    done(
+      new DomainError(
+        'BAD_REQUEST',
+        `Credentials are not accepted in the URL: send them in ${header}, and replace a key that was sent in a URL`,
+        names.map((name) => ({ field: name, message: `not accepted in the query string: use ${header}` })),
+      ),
+    );
+  };
+}
+
+/**
  * The operation's security requirement: an API key or an oauth2 token holding the scope. The scope
  * is listed on the oauth2 entry only: OpenAPI linters (Spectral's oas3-operation-security-defined)
  * accept scopes only where the scheme declares them (oauth2 flows), so the API key's scope is said in
@@ -185,9 +211,9 @@ export function registerAuth(app: FastifyInstance, ctx: ServiceContext): void {
       security: securityOf(auth),
       ...(auth.scope ? { 'x-required-scope': auth.scope } : {}),
       description: schema.description ? `${schema.description}\n\n${note}` : note,
-      response: { ...errorResponses(auth.scope || auth.role || auth.bearerOnly ? [401, 403, 429] : [401, 429]), ...(schema.response as object) },
+      response: { ...errorResponses(auth.scope || auth.role || auth.bearerOnly ? [400, 401, 403, 429] : [400, 401, 429]), ...(schema.response as object) },
     };
     const existing = route.onRequest ? [route.onRequest].flat() : [];
-    route.onRequest = [authenticate(ctx, auth), ...existing];
+    route.onRequest = [refuseQueryCredentials(auth), authenticate(ctx, auth), ...existing];
   });
 }

@@ -69,7 +69,7 @@ export function errorBody(
 }
 
 export const ERROR_RESPONSE_DESCRIPTIONS: Record<number, string> = {
-  400: 'Malformed request: a JSON body that does not parse, or a path that does not decode',
+  400: 'Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)',
   401: 'Missing, invalid, expired or revoked API key',
   403: 'The key lacks the required scope (named in details)',
   404: 'The addressed resource does not exist (or belongs to another company)',

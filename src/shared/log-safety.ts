@@ -22,6 +22,47 @@ export function scrubText(text: string): string {
     .replace(EMAIL_PATTERN, '[email]');
 }
 
+/**
+ * Query parameters whose values are credentials, or as good as one for a moment (an authorization
+ * code, a state, a login hint): the name alone decides, so a key sent under any of the usual names
+ * (`api_key`, `apiKey`, `access_token`, `id_token_hint`, `client_secret`, `code`...) never reaches a
+ * log line. `q` and `email` hold personal data.
+ */
+const SECRET_PARAM =
+  /^(?:q|email|code|state|nonce|key|token|secret|password|passwd|signature|sig|session|auth|authorization|assertion|otp|ticket)$|(?:token|secret|password|api[-_]?key|assertion|verifier|_hint|credentials?|signature)$/i;
+
+/** Whether a query parameter's value must not be logged. */
+export function isSecretParam(name: string): boolean {
+  return SECRET_PARAM.test(name);
+}
+
+/**
+ * A URL as it may be logged: the values of credential and personal-data parameters replaced, and
+ * anything left that looks like a key, a secret or an e-mail address masked.
+ */
+export function redactUrl(url: string): string {
+  const query = url.indexOf('?');
+  if (query < 0) return scrubText(url);
+  const params = new URLSearchParams(url.slice(query + 1));
+  const redacted = new URLSearchParams();
+  for (const [name, value] of params) redacted.append(name, isSecretParam(name) ? '[redacted]' : scrubText(value));
+  return `${scrubText(url.slice(0, query))}?${redacted.toString()}`;
+}
+
+/**
+ * Pino serializer for `req` (Fastify's own request log lines, when any is written): the URL through
+ * redactUrl, no headers.
+ */
+export function safeRequestSerializer(request: { method?: string; url?: string; ip?: string; host?: string; remoteAddress?: string }): Record<string, unknown> {
+  // Also given its own answer (the logger's formatter serializes first): idempotent.
+  return {
+    method: request.method,
+    url: typeof request.url === 'string' ? redactUrl(request.url) : undefined,
+    host: request.host,
+    remoteAddress: request.ip ?? request.remoteAddress,
+  };
+}
+
 /** Fields of a driver error that name things, never values. */
 const SAFE_FIELDS = ['code', 'severity', 'constraint', 'table', 'column', 'schema', 'dataType', 'routine', 'statusCode'] as const;
 

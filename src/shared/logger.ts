@@ -4,7 +4,7 @@
 // candidate's address never reaches the logs.
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { Config } from '../config.ts';
-import { EMAIL_PATTERN, safeErrorForLogger, safeErrorSerializer } from './log-safety.ts';
+import { EMAIL_PATTERN, safeErrorForLogger, safeErrorSerializer, safeRequestSerializer } from './log-safety.ts';
 
 const EMAIL_MASK = '[email]';
 
@@ -35,8 +35,14 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>, name: string, pr
     level: config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     // Errors without the values they carry (SQL parameters, key values): see log-safety.ts.
-    serializers: { err: safeErrorForLogger, error: safeErrorForLogger },
-    formatters: { log: (object) => maskEmails(object) as Record<string, unknown> },
+    // Requests without the credentials a URL may carry (see redactUrl); Fastify's own serializer
+    // would log the URL as sent.
+    serializers: { err: safeErrorForLogger, error: safeErrorForLogger, req: safeRequestSerializer },
+    formatters: {
+      // pino formats before it serializes, and maskEmails would flatten a Fastify request into its
+      // own fields (no method, no URL): the request is serialized first.
+      log: (object) => maskEmails(object.req === undefined ? object : { ...object, req: safeRequestSerializer(object.req as never) }) as Record<string, unknown>,
+    },
     hooks: {
       // The message strings too (formatters.log sees only the fields).
       logMethod(args, method) {

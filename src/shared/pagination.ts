@@ -6,8 +6,17 @@
 // taken from the previous answer's `nextCursor`. A cursor names the last row seen by its sort keys,
 // so rows inserted or deleted meanwhile never shift the next page (no duplicate, no gap). It is
 // opaque to clients and bound to its list, the caller's company and the filters it was made with.
+// It is signed with a key of the server's (a MAC from the secret box, see secret-box.ts): a cursor
+// made or edited by anyone else is refused before any of its values is read.
 import { hash } from 'node:crypto';
 import { ValidationError } from './errors.ts';
+import type { SecretBox } from './secret-box.ts';
+
+/** What signs and checks cursors: the service context's secret box. */
+export type CursorKeys = Pick<SecretBox, 'tag' | 'checkTag'>;
+
+/** The MAC purpose of cursors: a tag made for anything else is not a cursor's. */
+const CURSOR_PURPOSE = 'pagination-cursor';
 
 export interface PageRequest {
   page: number;
@@ -57,6 +66,8 @@ export interface PagePosition {
   ordering: Ordering;
   scope: string;
   cursor: string | undefined;
+  /** Signs the cursors of the answer. */
+  keys: CursorKeys;
 }
 
 interface CursorBody {
@@ -69,8 +80,11 @@ interface CursorBody {
 }
 
 const MAX_CURSOR_LENGTH = 1024;
+/** The highest page index a cursor may lead to: the `page` parameter's own maximum. */
+const MAX_CURSOR_PAGE = 9_000_000_000_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+// Years 0001 to 9999: JavaScript accepts a year 0000, PostgreSQL has none (an error, not a row).
+const ISO_TIMESTAMP = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 function digest(text: string, length: number): string {
   return hash('sha256', text, 'base64url').slice(0, length);
@@ -92,11 +106,9 @@ export function cursorScope(list: string, ordering: Ordering, filter: unknown): 
   return scope;
 }
 
-export function encodeCursor(scope: string, page: number, keys: SortKeyValue[]): string {
-  const body = Buffer.from(JSON.stringify({ s: scope, p: page, k: keys } satisfies CursorBody)).toString('base64url');
-  // The check only catches a cursor edited or cut by hand; a forged one gains nothing, since every
-  // query stays scoped to the caller's company and filters and the keys are type-checked.
-  return `${body}.${digest(body, 8)}`;
+export function encodeCursor(keys: CursorKeys, scope: string, page: number, keyValues: SortKeyValue[]): string {
+  const body = Buffer.from(JSON.stringify({ s: scope, p: page, k: keyValues } satisfies CursorBody)).toString('base64url');
+  return `${body}.${keys.tag(body, CURSOR_PURPOSE)}`;
 }
 
 const refuse = (message: string) => ValidationError.field('cursor', message);
@@ -126,9 +138,9 @@ function validKey(value: unknown, type: SortKeyType): boolean {
   }
 }
 
-export function decodeCursor(cursor: string, scope: string, ordering: Ordering): CursorBody {
+export function decodeCursor(keys: CursorKeys, cursor: string, scope: string, ordering: Ordering): CursorBody {
   const [body, check, extra] = cursor.split('.');
-  if (cursor.length > MAX_CURSOR_LENGTH || !body || !check || extra !== undefined || digest(body, 8) !== check) {
+  if (cursor.length > MAX_CURSOR_LENGTH || !body || !check || extra !== undefined || !keys.checkTag(body, check, CURSOR_PURPOSE)) {
     throw refuse('is not a cursor this server made (pass nextCursor exactly as answered)');
   }
   let parsed: unknown;
@@ -143,6 +155,7 @@ export function decodeCursor(cursor: string, scope: string, ordering: Ordering):
     typeof candidate.s !== 'string' ||
     !Number.isSafeInteger(candidate.p) ||
     (candidate.p as number) < 0 ||
+    (candidate.p as number) > MAX_CURSOR_PAGE ||
     !Array.isArray(candidate.k) ||
     candidate.k.length !== ordering.keys.length ||
     !candidate.k.every((value, index) => validKey(value, ordering.keys[index]))
@@ -156,16 +169,17 @@ export function decodeCursor(cursor: string, scope: string, ordering: Ordering):
 }
 
 /**
- * Where the requested page starts. `list` names the list, `filter` holds everything that selects
- * its rows (the company included), so a cursor is refused anywhere else.
+ * Where the requested page starts. `keys` sign and check cursors (the context's secret box); `list`
+ * names the list, `filter` holds everything that selects its rows (the company included), so a
+ * cursor is refused anywhere else.
  */
-export function startPage(request: PageRequest, list: string, ordering: Ordering, filter: unknown): PagePosition {
+export function startPage(keys: CursorKeys, request: PageRequest, list: string, ordering: Ordering, filter: unknown): PagePosition {
   const scope = cursorScope(list, ordering, filter);
-  const base = { size: request.size, limit: request.size + 1, ordering, scope, cursor: request.cursor };
+  const base = { size: request.size, limit: request.size + 1, ordering, scope, cursor: request.cursor, keys };
   if (request.cursor === undefined) {
     return { ...base, page: request.page, offset: request.page * request.size, after: undefined };
   }
-  const cursor = decodeCursor(request.cursor, scope, ordering);
+  const cursor = decodeCursor(keys, request.cursor, scope, ordering);
   return { ...base, page: cursor.p, offset: 0, after: cursor.k };
 }
 
@@ -186,7 +200,7 @@ export function endPage<R>(
 ): { rows: R[]; nextCursor: string | null; resumeCursor?: string | null } {
   const page = rows.slice(0, position.size);
   const last = page.at(-1);
-  const cursorAfterLast = last ? encodeCursor(position.scope, position.page + 1, keysOf(last).map(keyValue)) : null;
+  const cursorAfterLast = last ? encodeCursor(position.keys, position.scope, position.page + 1, keysOf(last).map(keyValue)) : null;
   const nextCursor = rows.length > position.size ? cursorAfterLast : null;
   if (!position.ordering.sync) return { rows: page, nextCursor };
   return { rows: page, nextCursor, resumeCursor: cursorAfterLast ?? position.cursor ?? null };

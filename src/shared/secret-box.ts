@@ -8,7 +8,12 @@
 // box opens values under the previous key too while sealing only under the current one. The purpose
 // (say "webhook-signing-secret") is authenticated data: a value sealed for one purpose cannot be
 // opened as another.
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+//
+// The same keys also tag values the server hands out and must recognise when they come back
+// (pagination cursors): HMAC-SHA256 under a key derived from each encryption key (HKDF), never the
+// encryption key itself, so no new setting is needed and every server sharing ENCRYPTION_KEY accepts
+// the others' tags.
+import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, hkdfSync, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 const PREFIX = 'enc:v1:';
 const IV_BYTES = 12;
@@ -29,6 +34,10 @@ export interface SecretBox {
   isCurrent(stored: string): boolean;
   /** Id of the current key, as written in sealed values. */
   readonly currentKeyId: string;
+  /** A MAC of `data` for `purpose` (base64url, 128 bits) under the current key. */
+  tag(data: string, purpose: string): string;
+  /** Whether `tag` is `data`'s tag for `purpose` under any known key (current or previous). */
+  checkTag(data: string, tag: string, purpose: string): boolean;
 }
 
 /** 32 random bytes in base64: a value for ENCRYPTION_KEY. */
@@ -46,6 +55,22 @@ export function parseEncryptionKey(text: string, name = 'ENCRYPTION_KEY'): Buffe
   return key;
 }
 
+/** Bytes of a tag: 128 bits, far past guessing, and short in a URL. */
+const TAG_LENGTH = 16;
+
+/**
+ * The MAC key of an encryption key: derived, so a tag never exposes anything about the key that
+ * seals. A KeyObject, made once: createHmac with a Buffer imports the key again on every call
+ * (several times the cost of the MAC itself).
+ */
+function macKey(key: Buffer): KeyObject {
+  return createSecretKey(Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'recruiting-api mac key', 32)));
+}
+
+function macOf(key: KeyObject, data: string, purpose: string): Buffer {
+  return createHmac('sha256', key).update(`${purpose}\0${data}`).digest().subarray(0, TAG_LENGTH);
+}
+
 function keyId(key: Buffer): string {
   return createHash('sha256').update('recruiting-api encryption key id\0').update(key).digest('hex').slice(0, 12);
 }
@@ -57,6 +82,8 @@ export function createSecretBox(current: Buffer, previous: readonly Buffer[] = [
   const currentId = keyId(current);
   const keys = new Map<string, Buffer>();
   for (const key of [...previous, current]) keys.set(keyId(key), key);
+  const currentMac = macKey(current);
+  const macKeys = [currentMac, ...previous.map(macKey)];
 
   return {
     currentKeyId: currentId,
@@ -86,6 +113,13 @@ export function createSecretBox(current: Buffer, previous: readonly Buffer[] = [
       } catch {
         throw new EncryptionKeyError(`a stored secret under key ${id} failed authentication (altered, or sealed for another purpose)`);
       }
+    },
+    tag: (data, purpose) => macOf(currentMac, data, purpose).toString('base64url'),
+    checkTag(data, tag, purpose) {
+      const given = Buffer.from(tag, 'base64url');
+      // base64url decoding skips stray characters: only the exact encoding of a tag is one.
+      if (given.length !== TAG_LENGTH || given.toString('base64url') !== tag) return false;
+      return macKeys.some((key) => timingSafeEqual(macOf(key, data, purpose), given));
     },
     isSealed: (stored) => stored.startsWith(PREFIX),
     isCurrent: (stored) => stored.startsWith(`${PREFIX}${currentId}:`),

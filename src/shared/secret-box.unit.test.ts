@@ -38,4 +38,18 @@ describe('secret box (AES-256-GCM)', () => {
     expect(() => parseEncryptionKey('too short')).toThrow(/32 bytes/);
     expect(() => parseEncryptionKey(Buffer.alloc(31).toString('base64'))).toThrow(/32 bytes/);
   });
+
+  it('tags data under a key derived from the current one, checked under every known key', () => {
+    const box = createSecretBox(keyA);
+    const tag = box.tag('data', 'p');
+    expect(tag).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(box.tag('data', 'p')).toBe(tag);
+    expect(box.checkTag('data', tag, 'p')).toBe(true);
+    expect(box.checkTag('datA', tag, 'p')).toBe(false);
+    expect(box.checkTag('data', tag, 'q')).toBe(false);
+    expect(box.checkTag('data', `${tag}A`, 'p')).toBe(false);
+    expect(box.checkTag('data', tag.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')), 'p')).toBe(false);
+    expect(createSecretBox(keyB).checkTag('data', tag, 'p')).toBe(false);
+    expect(createSecretBox(keyB, [keyA]).checkTag('data', tag, 'p')).toBe(true);
+  });
 });

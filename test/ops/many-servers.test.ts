@@ -113,7 +113,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two servers and two workers on one P
     companyId = company.id;
     keys = [];
     for (let i = 0; i < KEYS; i++) keys.push((await createApiKey(ctx, { companyId, label: `k${i}`, scopes: ALL_SCOPES })).rawKey);
-    await createSubscription(ctx, transport, companyId, { url: `${receiver.origin}/changes`, events: ['application.status_changed'] });
+    await createSubscription(ctx, transport, { companyId, scopes: ALL_SCOPES }, { url: `${receiver.origin}/changes`, events: ['application.status_changed'] });
 
     servers = [await start('server A', 'server'), await start('server B', 'server')];
     // Workers log successes at debug: the test counts them.

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { recordTestEvent } from '../helpers/events.ts';
 import { runWebhookWorkerOnce, type WorkerDeps } from '../../src/modules/webhooks/delivery-worker.ts';
 import { createSubscription } from '../../src/modules/webhooks/service.ts';
+import { ALL_SCOPES } from '../../src/modules/api-keys/scopes.ts';
 import { createWebhookTransport, type Resolver, type WebhookTransport } from '../../src/modules/webhooks/transport.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
@@ -113,7 +114,7 @@ describe('at connect time', () => {
   it('refuses a loopback address stored earlier: nothing reaches it, the attempt says BLOCKED_ADDRESS', async () => {
     const tenant = await t.tenant();
     // Created while local addresses were allowed (say, before the setting changed).
-    const sub = await createSubscription(t.ctx, permissive, tenant.companyId, {
+    const sub = await createSubscription(t.ctx, permissive, { companyId: tenant.companyId, scopes: ALL_SCOPES }, {
       url: `${receiver.origin}/literal`,
       events: ['application.created'],
     });
@@ -134,7 +135,7 @@ describe('at connect time', () => {
 
   it('checks the address a host name resolves to inside the connection (https://localhost)', async () => {
     const tenant = await t.tenant();
-    const sub = await createSubscription(t.ctx, permissive, tenant.companyId, {
+    const sub = await createSubscription(t.ctx, permissive, { companyId: tenant.companyId, scopes: ALL_SCOPES }, {
       url: `https://localhost:${receiver.port}/named`,
       events: ['application.created'],
     });
@@ -151,7 +152,7 @@ describe('at connect time', () => {
       lookups++ === 0 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.1', family: 4 }];
     const transport = createWebhookTransport({ allowLocal: false, resolve: rebinding });
     try {
-      const sub = await createSubscription(t.ctx, transport, tenant.companyId, {
+      const sub = await createSubscription(t.ctx, transport, { companyId: tenant.companyId, scopes: ALL_SCOPES }, {
         url: `https://rebind.example:${receiver.port}/rebind`,
         events: ['application.created'],
       });
@@ -174,7 +175,7 @@ describe('at connect time', () => {
     };
     const transport = createWebhookTransport({ allowLocal: true, resolve });
     try {
-      const sub = await createSubscription(t.ctx, transport, tenant.companyId, {
+      const sub = await createSubscription(t.ctx, transport, { companyId: tenant.companyId, scopes: ALL_SCOPES }, {
         url: `http://receiver.test:${receiver.port}/resolved`,
         events: ['application.created'],
       });

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { createCompany } from '../../src/modules/companies/service.ts';
+import { ALL_SCOPES } from '../../src/modules/api-keys/scopes.ts';
 import { recordTestEvent } from '../helpers/events.ts';
 import { createSubscription } from '../../src/modules/webhooks/service.ts';
 import { createWebhookTransport, type WebhookTransport } from '../../src/modules/webhooks/transport.ts';
@@ -106,7 +107,7 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes on one PostgreSQL',
 
   async function setUp(path: string): Promise<{ companyId: string; eventIds: string[] }> {
     const company = await createCompany(ctx, { name: `Burst ${path}` });
-    await createSubscription(ctx, transport, company.id, {
+    await createSubscription(ctx, transport, { companyId: company.id, scopes: ALL_SCOPES }, {
       url: `${receiver.origin}${path}`,
       events: ['application.created'],
     });

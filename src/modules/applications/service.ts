@@ -89,7 +89,7 @@ export async function listApplications(
     updatedSince: query.updatedSince ? new Date(query.updatedSince) : undefined,
   };
   const ordering = filters.updatedSince ? CHANGED_SINCE : NEWEST_FIRST;
-  const position = startPage(query, 'applications', ordering, { companyId, ...filters });
+  const position = startPage(ctx.secrets, query, 'applications', ordering, { companyId, ...filters });
   const { rows: fetched, total } = await listApplicationRows(ctx.db, companyId, filters, position);
   const { rows, ...cursors } = endPage(fetched, position, (row) =>
     ordering.sync ? [row.updatedAt, row.id] : [row.appliedAt, row.id],
@@ -257,7 +257,7 @@ export async function getApplicationHistory(
   page: PageRequest,
 ): Promise<Page<StatusChangeView>> {
   if (!(await findApplication(ctx.db, companyId, id))) throw new NotFoundError('Application');
-  const position = startPage(page, 'application-history', HISTORY_NEWEST_FIRST, { companyId, id });
+  const position = startPage(ctx.secrets, page, 'application-history', HISTORY_NEWEST_FIRST, { companyId, id });
   const { rows: fetched, total } = await listStatusHistory(ctx.db, companyId, id, position);
   const { rows, ...cursors } = endPage(fetched, position, (row) => [row.changedAt, row.fromStatus !== null, row.id]);
   return toPage(rows.map(toStatusChangeView), total, position, cursors);

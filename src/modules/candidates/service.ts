@@ -68,7 +68,7 @@ export async function listCandidates(
   const filters = { q: query.q?.trim() || undefined, updatedSince: query.updatedSince ? new Date(query.updatedSince) : undefined };
   // updatedSince is a sync: change order wins over relevance (docs/decisions.md, "Pagination").
   const ordering = filters.updatedSince ? CHANGED_SINCE : filters.q ? BY_RELEVANCE : NEWEST_FIRST;
-  const position = startPage(query, 'candidates', ordering, { companyId, ...filters });
+  const position = startPage(ctx.secrets, query, 'candidates', ordering, { companyId, ...filters });
   const { rows: fetched, total } = await listCandidateRows(ctx.db, companyId, filters, position);
   const { rows, ...cursors } = endPage(fetched, position, (row) =>
     ordering === CHANGED_SINCE ? [row.updatedAt, row.id] : ordering === BY_RELEVANCE ? [row.rank, row.createdAt, row.id] : [row.createdAt, row.id],

@@ -4,7 +4,8 @@ import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { Paginated } from '../../http/pagination.ts';
 import { EventFeedQuery, FeedEvent } from './schemas.ts';
-import { listEvents, READ_SCOPE_BY_RESOURCE } from './service.ts';
+import { listEvents } from './service.ts';
+import { READ_SCOPE_BY_RESOURCE } from '../webhooks/events.ts';
 
 const scopeList = Object.entries(READ_SCOPE_BY_RESOURCE)
   .map(([resource, scope]) => `\`${resource}.*\` with \`${scope}\``)

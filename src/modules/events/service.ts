@@ -5,21 +5,15 @@ import { listFeedEvents } from '../../infra/outbox/repo.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import { ForbiddenError } from '../../shared/errors.ts';
 import { endPage, startPage, toPage, type Ordering, type Page, type PageRequest } from '../../shared/pagination.ts';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/events.ts';
+import { READ_SCOPE_BY_RESOURCE, readScopeOfEvent, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/events.ts';
 
 /** Events the feed holds: every recorded one (ping is sent to one subscription, never recorded). */
 export const FEED_EVENT_TYPES = WEBHOOK_EVENT_TYPES.filter((type) => type !== 'ping') as Array<Exclude<WebhookEventType, 'ping'>>;
 export type FeedEventType = (typeof FEED_EVENT_TYPES)[number];
 
-/** The scope that lets a caller read events of a resource type (the type's prefix). */
-export const READ_SCOPE_BY_RESOURCE: Record<string, string> = {
-  job_listing: 'jobs:read',
-  application: 'applications:read',
-  candidate: 'candidates:read',
-};
-
+/** The scope that lets a caller read events of a resource type (every feed event names one). */
 export function readScopeOf(type: FeedEventType): string {
-  return READ_SCOPE_BY_RESOURCE[type.split('.')[0]];
+  return readScopeOfEvent(type)!;
 }
 
 const FEED_ORDER: Ordering = { name: 'feed', keys: ['xid8', 'bigint'], direction: 'asc', sync: true };
@@ -59,7 +53,7 @@ export async function listEvents(
     }
   }
   const filter = { types: asked ?? readable, since: query.since ? new Date(query.since) : undefined };
-  const position = startPage(query, 'events', FEED_ORDER, { companyId: principal.companyId, ...filter });
+  const position = startPage(ctx.secrets, query, 'events', FEED_ORDER, { companyId: principal.companyId, ...filter });
   const { rows: fetched, total } = await listFeedEvents(ctx.db, principal.companyId, filter, position);
   const { rows, ...cursors } = endPage(fetched, position, (row) => [row.txId, row.seq]);
   return toPage(

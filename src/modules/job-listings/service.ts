@@ -79,7 +79,7 @@ export async function listJobListings(
     // left out of the scope's JSON, so cursors handed out before q existed stay valid.
     q: positionSearch(input.q),
   };
-  const position = startPage(input, 'job-listings', filter.updatedSince ? CHANGED_SINCE : NEWEST_FIRST, filter);
+  const position = startPage(ctx.secrets, input, 'job-listings', filter.updatedSince ? CHANGED_SINCE : NEWEST_FIRST, filter);
   const { rows: fetched, total } = await listJobListingRows(ctx.db, filter, position);
   const { rows, ...cursors } = endPage(fetched, position, (row) =>
     position.ordering.sync ? [row.updatedAt, row.id] : [row.createdAt, row.id],

@@ -136,7 +136,7 @@ export async function inviteMember(
 /** Open invitations (not accepted, not expired), newest first. */
 export async function listInvitationsPage(ctx: ServiceContext, companyId: string, page: PageRequest): Promise<Page<InvitationView>> {
   const now = ctx.clock.now();
-  const position = startPage(page, 'invitations', NEWEST_FIRST, { companyId });
+  const position = startPage(ctx.secrets, page, 'invitations', NEWEST_FIRST, { companyId });
   const [fetched, total] = await Promise.all([
     listOpenInvitations(ctx.db, companyId, now, position),
     countOpenInvitations(ctx.db, companyId, now),
@@ -152,7 +152,7 @@ export async function cancelInvitation(ctx: ServiceContext, companyId: string, i
 
 /** The company's members, newest first. */
 export async function listMembersPage(ctx: ServiceContext, companyId: string, page: PageRequest): Promise<Page<MemberView>> {
-  const position = startPage(page, 'members', NEWEST_FIRST, { companyId });
+  const position = startPage(ctx.secrets, page, 'members', NEWEST_FIRST, { companyId });
   const [fetched, total] = await Promise.all([
     listCompanyMembers(ctx.db, companyId, position),
     countCompanyMembers(ctx.db, companyId),

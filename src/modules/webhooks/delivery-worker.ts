@@ -222,7 +222,7 @@ async function recordAttempt(deps: WorkerDeps, sent: SentAttempt): Promise<boole
   const circuit = deps.circuit ?? DEFAULT_CIRCUIT;
   let circuitOpened: { failures: number; until: Date } | undefined;
   const applied = await deps.db.transaction(async (tx) => {
-    await insertAttemptIfDeliveryExists(tx, sent.attempt);
+    await insertAttemptIfDeliveryExists(tx, sent.attempt, delivery.payload);
     const row = await finishClaimedDelivery(tx, {
       id: delivery.id,
       token: delivery.claimToken!,
@@ -340,6 +340,7 @@ function outcomeRecorder(deps: WorkerDeps): OutcomeRecorder {
           deps.db,
           batch.map(({ sent }) => ({
             attempt: sent.attempt,
+            sentPayload: sent.claimed.delivery.payload,
             token: sent.claimed.delivery.claimToken!,
             status: sent.outcome.status,
             retryStep: sent.outcome.retryStep,

@@ -3,6 +3,7 @@
 // by POST /webhooks/{id}/test to that one subscription. The OpenAPI `webhooks` section and
 // docs/webhooks.md are generated from the same entries.
 import type { DomainEventType } from '../../infra/outbox/record-event.ts';
+import type { Scope } from '../api-keys/scopes.ts';
 import { APPLICATION_EVENT_PAYLOADS, APPLICATION_EVENTS } from '../applications/events.ts';
 import { CANDIDATE_EVENT_PAYLOADS, CANDIDATE_EVENTS } from '../candidates/events.ts';
 import { JOB_LISTING_EVENT_PAYLOADS, JOB_LISTING_EVENTS } from '../job-listings/events.ts';
@@ -18,6 +19,21 @@ void everyEventCatalogued;
 
 export function isWebhookEventType(value: string): value is WebhookEventType {
   return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/**
+ * The scope that reads a resource type's data (the event type's prefix): an event carries what that
+ * scope reads, so reading the event (feed, webhook, delivery log) needs it too.
+ */
+export const READ_SCOPE_BY_RESOURCE: Record<string, Scope> = {
+  job_listing: 'jobs:read',
+  application: 'applications:read',
+  candidate: 'candidates:read',
+};
+
+/** The scope an event's data needs; null for one that carries no resource's data (`ping`). */
+export function readScopeOfEvent(type: string): Scope | null {
+  return READ_SCOPE_BY_RESOURCE[type.split('.')[0]] ?? null;
 }
 
 /** When each event is sent and what its `data` holds (words and JSON Schema), in catalogue order. */

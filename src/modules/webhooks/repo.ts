@@ -1,5 +1,6 @@
 // SQL of the webhooks module: subscriptions, deliveries and their attempts, and the worker's
 // fan-out and claim queries. The outbox's own queries (undispatched events) are src/infra/outbox/repo.ts.
+import { createHash } from 'node:crypto';
 import { and, asc, count, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 import { deleteBatch } from '../../db/delete-batch.ts';
@@ -399,12 +400,29 @@ const dateOrNull = (ms: number | null) => (ms === null ? null : new Date(ms));
 /** One attempt's outcome, for writing several at once (recordDeliveredAttempts). */
 export interface FinishedAttempt {
   attempt: AttemptRow;
+  /** The body that was sent: the answer is kept only while the delivery still holds it (see sentBodyDigest). */
+  sentPayload: string;
   token: string;
   status: DeliveryStatus;
   retryStep: number;
   nextAttemptAt: Date | null;
   now: Date;
 }
+
+/**
+ * An answer is stored only while the delivery still holds the body it answered. Erasing a person
+ * rewrites the bodies that name them (and the answers already stored) in one transaction; an answer
+ * arriving after that commit may echo what was erased, so it is stored without its body. The
+ * delivery row is read FOR UPDATE: an erasure in progress holds that row until it commits, and the
+ * read then sees the rewritten body (in the erasure's own order, oldest first, so the two cannot
+ * deadlock). A digest stands in for the body, which may be long.
+ */
+function sentBodyDigest(payload: string): string {
+  return createHash('sha256').update(payload, 'utf8').digest('hex');
+}
+
+/** The same digest of the body a delivery (aliased `d`) holds now. */
+const STORED_BODY_DIGEST = sql.raw(`encode(sha256(convert_to(d.payload, 'UTF8')), 'hex')`);
 
 /**
  * Writes successful attempts in one statement: each attempt row (unless its delivery is gone), the
@@ -422,6 +440,7 @@ export async function recordDeliveredAttempts(db: Db, finished: FinishedAttempt[
     duration_ms: f.attempt.durationMs,
     error: f.attempt.error,
     response_body: f.attempt.responseBody,
+    sent_digest: sentBodyDigest(f.sentPayload),
     token: f.token,
     status: f.status,
     retry_step: f.retryStep,
@@ -434,20 +453,28 @@ export async function recordDeliveredAttempts(db: Db, finished: FinishedAttempt[
       WITH input AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(input)}::jsonb) AS i(
           attempt_id uuid, delivery_id uuid, attempted_at timestamptz, status_code integer, duration_ms integer,
-          error text, response_body text, token uuid, status text, retry_step integer, next_attempt_at timestamptz,
+          error text, response_body text, sent_digest text, token uuid, status text, retry_step integer, next_attempt_at timestamptz,
           now timestamptz)
+      ),
+      sent AS (
+        SELECT d.id, ${STORED_BODY_DIGEST} = i.sent_digest AS unchanged
+        FROM webhook_deliveries d JOIN input i ON i.delivery_id = d.id
+        ORDER BY d.created_at, d.id
+        FOR UPDATE OF d
       ),
       attempts AS (
         INSERT INTO webhook_delivery_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error, response_body)
-        SELECT i.attempt_id, i.delivery_id, i.attempted_at, i.status_code, i.duration_ms, i.error, i.response_body
-        FROM input i
-        WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = i.delivery_id)
+        SELECT i.attempt_id, i.delivery_id, i.attempted_at, i.status_code, i.duration_ms, i.error,
+               CASE WHEN s.unchanged THEN i.response_body END
+        FROM input i JOIN sent s ON s.id = i.delivery_id
       ),
       applied AS (
         UPDATE webhook_deliveries d
         SET status = i.status, retry_step = i.retry_step, next_attempt_at = i.next_attempt_at,
             attempt_count = d.attempt_count + 1, locked_until = NULL, claim_token = NULL, updated_at = i.now
-        FROM input i
+        -- Through sent: each row is locked there before it is updated here (a row this statement
+        -- has updated already would be skipped by sent's FOR UPDATE, its attempt lost).
+        FROM input i JOIN sent s ON s.id = i.delivery_id
         WHERE d.id = i.delivery_id AND d.claim_token = i.token
         RETURNING d.id, d.subscription_id
       ),
@@ -488,13 +515,17 @@ export async function finishClaimedDelivery(
   return row;
 }
 
-/** Records an attempt unless its delivery is gone (its subscription was deleted meanwhile). */
-export async function insertAttemptIfDeliveryExists(tx: Db, row: AttemptRow): Promise<void> {
+/**
+ * Records an attempt unless its delivery is gone (its subscription was deleted meanwhile); its
+ * answer only while the delivery still holds the body sent (see sentBodyDigest).
+ */
+export async function insertAttemptIfDeliveryExists(tx: Db, row: AttemptRow, sentPayload: string): Promise<void> {
   await tx.execute(sql`
     INSERT INTO webhook_delivery_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error, response_body)
     SELECT ${row.id}::uuid, ${row.deliveryId}::uuid, ${row.attemptedAt.toISOString()}::timestamptz, ${row.statusCode}::integer,
-           ${row.durationMs}::integer, ${row.error}, ${row.responseBody}
-    WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ${row.deliveryId}::uuid)`);
+           ${row.durationMs}::integer, ${row.error},
+           CASE WHEN ${STORED_BODY_DIGEST} = ${sentBodyDigest(sentPayload)} THEN ${row.responseBody}::text END
+    FROM (SELECT payload FROM webhook_deliveries WHERE id = ${row.deliveryId}::uuid FOR UPDATE) d`);
 }
 
 export async function markSubscriptionHealthy(tx: Db, id: string): Promise<void> {

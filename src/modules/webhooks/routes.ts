@@ -4,7 +4,7 @@ import { principalOf } from '../../http/auth.ts';
 import { entityTag } from '../../shared/etag.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { PageQuery, Paginated } from '../../http/pagination.ts';
-import { WEBHOOK_EVENT_TYPES } from './events.ts';
+import { READ_SCOPE_BY_RESOURCE, WEBHOOK_EVENT_TYPES } from './events.ts';
 import { CreateWebhookBody, UpdateWebhookBody } from './schemas.ts';
 import {
   createSubscription,
@@ -25,6 +25,12 @@ const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 const DeliveryParams = Type.Object({ id: Type.String({ format: 'uuid' }), deliveryId: Type.String({ format: 'uuid' }) });
 
 const CATALOGUE = `Events: ${WEBHOOK_EVENT_TYPES.map((name) => `\`${name}\``).join(', ')}.`;
+
+const READ_SCOPES = `An event carries its resource's data, so subscribing to it needs that resource's read scope too: ${Object.entries(
+  READ_SCOPE_BY_RESOURCE,
+)
+  .map(([resource, scope]) => `\`${resource}.*\` \`${scope}\``)
+  .join(', ')} (403 naming the missing scope otherwise).`;
 
 const DELIVERY_NOTES = `Each event is POSTed as JSON \`{ id, type, timestamp, companyId, data }\` and signed the
 [Standard Webhooks](https://www.standardwebhooks.com) way: headers \`webhook-id\` (the event id, the same on every
@@ -50,13 +56,13 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
         tags,
         operationId: 'createWebhookSubscription',
         summary: 'Create a webhook subscription',
-        description: `Answers the subscription with its signing \`secret\`, shown only this once. A company has at most ${MAX_SUBSCRIPTIONS_PER_COMPANY} subscriptions (active or not): the next create answers 422 VALIDATION_ERROR; delete one first, or list several events in one subscription.\n\n${CATALOGUE}\n\n${DELIVERY_NOTES}`,
+        description: `Answers the subscription with its signing \`secret\`, shown only this once. A company has at most ${MAX_SUBSCRIPTIONS_PER_COMPANY} subscriptions (active or not): the next create answers 422 VALIDATION_ERROR; delete one first, or list several events in one subscription.\n\n${READ_SCOPES}\n\n${CATALOGUE}\n\n${DELIVERY_NOTES}`,
         body: CreateWebhookBody,
         response: { 201: Type.Ref('WebhookSubscriptionWithSecret'), ...errorResponses([400, 415, 422]) },
       },
     },
     async (request, reply) => {
-      const created = await createSubscription(app.ctx, transport, principalOf(request).companyId, request.body);
+      const created = await createSubscription(app.ctx, transport, principalOf(request), request.body);
       return reply.status(201).send(created);
     },
   );
@@ -106,14 +112,15 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
         description:
           'Changes url, events or active (merge). Setting active to true switches a subscription back on, including ' +
           'one the service switched off, and resumes the retries still pending. Events that occur while a ' +
-          'subscription is inactive are not delivered to it.',
+          'subscription is inactive are not delivered to it. Changing url or events needs the read scope of every ' +
+          'event the subscription then lists, as creating it does (403 naming the missing scope).',
         params: IdParams,
         body: UpdateWebhookBody,
         response: { 200: Type.Ref('WebhookSubscription'), ...errorResponses([400, 404, 415, 422]) },
       },
     },
     async (request) =>
-      updateSubscriptionSettings(app.ctx, transport, principalOf(request).companyId, request.params.id, request.body),
+      updateSubscriptionSettings(app.ctx, transport, principalOf(request), request.params.id, request.body),
   );
 
   app.delete(
@@ -179,7 +186,10 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
         tags,
         operationId: 'listWebhookDeliveries',
         summary: 'List the deliveries of a subscription',
-        description: 'Newest first, each with every attempt made: time, status code, duration, error and body excerpt.',
+        description:
+          'Newest first, each with every attempt made: time, status code, duration, error and body excerpt. The body sent ' +
+          '(`payload`) and the answers (`responseBody`) are the event\'s data: they are null unless the caller holds the ' +
+          'read scope of the event\'s resource (`candidates:read` for `candidate.*`, and so on). Pages by `cursor` like every list.',
         params: IdParams,
         querystring: Type.Object({
           ...PageQuery,
@@ -189,8 +199,8 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
       },
     },
     async (request) => {
-      const { page, size, status } = request.query;
-      return listDeliveriesPage(app.ctx, principalOf(request).companyId, request.params.id, { status }, { page, size });
+      const { page, size, cursor, status } = request.query;
+      return listDeliveriesPage(app.ctx, principalOf(request), request.params.id, { status }, { page, size, cursor });
     },
   );
 
@@ -212,7 +222,7 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
     async (request, reply) => {
       const delivery = await redeliver(
         app.ctx,
-        principalOf(request).companyId,
+        principalOf(request),
         request.params.id,
         request.params.deliveryId,
       );

@@ -61,7 +61,10 @@ export const WebhookDeliveryAttempt = Type.Object(
         'Why the attempt failed without an answer (BLOCKED_ADDRESS, DNS_FAILURE, CONNECTION_REFUSED, TIMEOUT, TLS_ERROR, ' +
         'CONNECTION_RESET, NETWORK_ERROR) or REDIRECT_NOT_FOLLOWED for a 3xx; null otherwise',
     }),
-    responseBody: Type.Union([Type.String(), Type.Null()], { description: 'The first 20 KB of the answer' }),
+    responseBody: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "The first 20 KB of the answer; null without one, without the read scope of the event's resource, or when the event's candidate was erased",
+    }),
   },
   { $id: 'WebhookDeliveryAttempt' },
 );
@@ -77,7 +80,9 @@ export const WebhookDelivery = Type.Object(
     }),
     attemptCount: Type.Integer(),
     nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-    payload: Type.String({ description: 'The exact JSON body sent and signed' }),
+    payload: Type.Union([Type.String(), Type.Null()], {
+      description: "The exact JSON body sent and signed; null when the caller lacks the read scope of the event's resource",
+    }),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
     attempts: Type.Array(Type.Ref('WebhookDeliveryAttempt'), { description: 'Every attempt, oldest first' }),

@@ -2,12 +2,12 @@
 // (companyId, id), so another company's subscription answers 404 like one that does not exist.
 import { randomUUID } from 'node:crypto';
 import { endPage, NEWEST_FIRST, startPage, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
-import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../shared/errors.ts';
-import type { ServiceContext } from '../../shared/context.ts';
+import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/errors.ts';
+import type { Principal, ServiceContext } from '../../shared/context.ts';
 import type { Db } from '../../db/client.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import type { Backlog } from '../../shared/metrics.ts';
-import { isWebhookEventType } from './events.ts';
+import { isWebhookEventType, readScopeOfEvent } from './events.ts';
 import {
   deleteSubscription,
   findDelivery,
@@ -117,7 +117,8 @@ export interface DeliveryView {
   status: DeliveryStatus;
   attemptCount: number;
   nextAttemptAt: string | null;
-  payload: string;
+  /** null: the caller may not read the event's resource (see mayRead). */
+  payload: string | null;
   createdAt: string;
   updatedAt: string;
   attempts: AttemptView[];
@@ -148,10 +149,38 @@ function toAttemptView(row: AttemptRow): AttemptView {
 }
 
 /**
- * `circuitOpenUntil`: the subscription's circuit (delivery-worker.ts): while it is open, a pending
- * delivery waits for it whatever its own retry time, and the log says so.
+ * Who manages subscriptions: the company, and the scopes that decide which events' data its
+ * credential may have sent somewhere or read back from the delivery log. `webhooks:manage` alone
+ * routes and inspects deliveries, but the data in them is the resource's: a key that may not read
+ * candidates may not receive or read them through a webhook either.
  */
-function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[], circuitOpenUntil: Date | null): DeliveryView {
+export type WebhookCaller = Pick<Principal, 'companyId' | 'scopes'>;
+
+function mayRead(caller: WebhookCaller, eventType: string): boolean {
+  const scope = readScopeOfEvent(eventType);
+  return scope === null || caller.scopes.includes(scope);
+}
+
+/** 403 naming every read scope the caller lacks for these events. */
+function assertMayReceive(caller: WebhookCaller, events: readonly string[]): void {
+  const missing = [...new Set(events.map(readScopeOfEvent))].filter(
+    (scope): scope is NonNullable<typeof scope> => scope !== null && !caller.scopes.includes(scope),
+  );
+  if (missing.length === 0) return;
+  const refused = events.filter((type) => !mayRead(caller, type));
+  throw new ForbiddenError(
+    `Subscribing to ${refused.join(', ')} needs the scope ${missing.join(', ')}: the events carry the data that scope reads`,
+    missing.map((scope) => ({ field: 'scope', message: `requires ${scope}` })),
+  );
+}
+
+/**
+ * The delivery as the caller may see it: the body sent and the receiver's answers only with the
+ * event's read scope. `circuitOpenUntil`: the subscription's circuit (delivery-worker.ts): while it
+ * is open, a pending delivery waits for it whatever its own retry time, and the log says so.
+ */
+function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[], caller: WebhookCaller, circuitOpenUntil: Date | null): DeliveryView {
+  const readable = mayRead(caller, row.eventType);
   const nextAttemptAt = row.nextAttemptAt && circuitOpenUntil && circuitOpenUntil > row.nextAttemptAt ? circuitOpenUntil : row.nextAttemptAt;
   return {
     id: row.id,
@@ -161,10 +190,13 @@ function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[], circuitOpenUnt
     status: row.status,
     attemptCount: row.attemptCount,
     nextAttemptAt: row.status === 'PENDING' ? (nextAttemptAt?.toISOString() ?? null) : null,
-    payload: row.payload,
+    payload: readable ? row.payload : null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    attempts: attempts.filter((attempt) => attempt.deliveryId === row.id).map(toAttemptView),
+    // Receivers often echo what they got: their answers are the event's data too.
+    attempts: attempts
+      .filter((attempt) => attempt.deliveryId === row.id)
+      .map((attempt) => toAttemptView(readable ? attempt : { ...attempt, responseBody: null })),
   };
 }
 
@@ -192,10 +224,12 @@ async function subscriptionOrNotFound(ctx: ServiceContext, companyId: string, id
 export async function createSubscription(
   ctx: ServiceContext,
   transport: WebhookTransport,
-  companyId: string,
+  caller: WebhookCaller,
   input: { url: string; events: string[] },
 ): Promise<SubscriptionWithSecret> {
+  const { companyId } = caller;
   const events = checkEvents(input.events);
+  assertMayReceive(caller, events);
   await checkUrl(transport, input.url);
   const now = ctx.clock.now();
   const secret = generateSecret();
@@ -229,7 +263,7 @@ export async function listSubscriptionsPage(
   companyId: string,
   page: PageRequest,
 ): Promise<Page<SubscriptionView>> {
-  const position = startPage(page, 'webhooks', NEWEST_FIRST, { companyId });
+  const position = startPage(ctx.secrets, page, 'webhooks', NEWEST_FIRST, { companyId });
   const { rows: fetched, total } = await listSubscriptions(ctx.db, companyId, position);
   const { rows, ...cursors } = endPage(fetched, position, (row) => [row.createdAt, row.id]);
   return toPage(rows.map(toView), total, position, cursors);
@@ -242,13 +276,17 @@ export async function getSubscription(ctx: ServiceContext, companyId: string, id
 export async function updateSubscriptionSettings(
   ctx: ServiceContext,
   transport: WebhookTransport,
-  companyId: string,
+  caller: WebhookCaller,
   id: string,
   input: { url?: string | undefined; events?: string[] | undefined; active?: boolean | undefined },
 ): Promise<SubscriptionView> {
+  const { companyId } = caller;
   const patch: Partial<SubscriptionRow> = {};
   if (input.events !== undefined) patch.events = checkEvents(input.events);
-  await subscriptionOrNotFound(ctx, companyId, id);
+  const current = await subscriptionOrNotFound(ctx, companyId, id);
+  // Choosing where events go, or which, is receiving them: a new URL for another key's candidate
+  // events would send them to the caller as surely as a subscription of its own.
+  if (input.url !== undefined || input.events !== undefined) assertMayReceive(caller, patch.events ?? current.events);
   // Another endpoint, or switched on again by the company: its circuit starts closed.
   const closeCircuit = () => Object.assign(patch, { consecutiveFailures: 0, circuitOpenUntil: null });
   if (input.url !== undefined) {
@@ -352,13 +390,14 @@ export async function sendTestPing(
 
 export async function listDeliveriesPage(
   ctx: ServiceContext,
-  companyId: string,
+  caller: WebhookCaller,
   subscriptionId: string,
   filter: { status?: DeliveryStatus | undefined },
   page: PageRequest,
 ): Promise<Page<DeliveryView>> {
+  const { companyId } = caller;
   const subscription = await subscriptionOrNotFound(ctx, companyId, subscriptionId);
-  const position = startPage(page, 'webhook-deliveries', NEWEST_FIRST, { companyId, subscriptionId, status: filter.status ?? null });
+  const position = startPage(ctx.secrets, page, 'webhook-deliveries', NEWEST_FIRST, { companyId, subscriptionId, status: filter.status ?? null });
   const { rows: fetched, total } = await listDeliveries(ctx.db, subscriptionId, filter, position);
   const { rows, ...cursors } = endPage(fetched, position, (row) => [row.createdAt, row.id]);
   const attempts = await listAttempts(
@@ -366,7 +405,7 @@ export async function listDeliveriesPage(
     rows.map((row) => row.id),
   );
   return toPage(
-    rows.map((row) => toDeliveryView(row, attempts, subscription.circuitOpenUntil)),
+    rows.map((row) => toDeliveryView(row, attempts, caller, subscription.circuitOpenUntil)),
     total,
     position,
     cursors,
@@ -376,10 +415,11 @@ export async function listDeliveriesPage(
 /** Queues the delivery again, due now, with a fresh retry schedule and the same webhook-id. */
 export async function redeliver(
   ctx: ServiceContext,
-  companyId: string,
+  caller: WebhookCaller,
   subscriptionId: string,
   deliveryId: string,
 ): Promise<DeliveryView> {
+  const { companyId } = caller;
   const subscription = await subscriptionOrNotFound(ctx, companyId, subscriptionId);
   if (!(await findDelivery(ctx.db, subscriptionId, deliveryId))) throw new NotFoundError('Webhook delivery');
   if (!subscription.active) {
@@ -389,7 +429,7 @@ export async function redeliver(
   }
   const row = await requeueDelivery(ctx.db, deliveryId, ctx.clock.now());
   if (!row) throw new NotFoundError('Webhook delivery');
-  return toDeliveryView(row, await listAttempts(ctx.db, [row.id]), subscription.circuitOpenUntil);
+  return toDeliveryView(row, await listAttempts(ctx.db, [row.id]), caller, subscription.circuitOpenUntil);
 }
 
 /** The delivery backlog for /metrics: events not yet fanned out and deliveries not yet done, with the age of the oldest. */
