@@ -11,7 +11,7 @@ export interface TcpProxy {
   cut(): void;
   /** Stops listening and cuts: new connections are refused (ECONNREFUSED) until up(). */
   down(): Promise<void>;
-  /** Listens again on the same port. */
+  /** Listens again on the same port (if it is not listening). */
   up(): Promise<void>;
   close(): Promise<void>;
 }
@@ -26,6 +26,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   let server: Server | undefined;
   let port = 0;
   const listen = async () => {
+    if (server) return;
     const listening = createServer((client) => {
       const upstream = connect(target.port, target.host);
       track(client);
