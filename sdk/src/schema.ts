@@ -2218,7 +2218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2232,7 +2232,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/sectors"
                      *     }
@@ -2363,7 +2363,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2377,7 +2377,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/tags"
                      *     }
@@ -2512,7 +2512,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2526,7 +2526,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/enums"
                      *     }
@@ -2728,7 +2728,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2742,7 +2742,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings"
                      *     }
@@ -3255,7 +3255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3269,7 +3269,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings"
                      *     }
@@ -3625,7 +3625,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3639,7 +3639,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
                      *     }
@@ -3909,7 +3909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3923,7 +3923,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
                      *     }
@@ -4447,7 +4447,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4461,7 +4461,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
                      *     }
@@ -4891,7 +4891,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4905,7 +4905,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
                      *     }
@@ -5335,7 +5335,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5349,7 +5349,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
                      *     }
@@ -5779,7 +5779,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5793,7 +5793,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
                      *     }
@@ -6029,7 +6029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6043,7 +6043,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations"
                      *     }
@@ -6496,7 +6496,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6510,7 +6510,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
                      *     }
@@ -6712,7 +6712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6726,7 +6726,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/candidates"
                      *     }
@@ -6967,7 +6967,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6981,7 +6981,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
                      *     }
@@ -7230,7 +7230,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7244,7 +7244,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
                      *     }
@@ -7543,7 +7543,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7557,7 +7557,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/candidates/import"
                      *     }
@@ -7762,7 +7762,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7776,7 +7776,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/applications"
                      *     }
@@ -8214,7 +8214,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8228,7 +8228,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/applications"
                      *     }
@@ -8597,7 +8597,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8611,7 +8611,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
                      *     }
@@ -9065,7 +9065,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9079,7 +9079,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
                      *     }
@@ -9334,7 +9334,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9348,7 +9348,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
                      *     }
@@ -9540,7 +9540,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9554,7 +9554,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/analytics/overview"
                      *     }
@@ -9746,7 +9746,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9760,7 +9760,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks"
                      *     }
@@ -10032,7 +10032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10046,7 +10046,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks"
                      *     }
@@ -10271,7 +10271,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10285,7 +10285,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
                      *     }
@@ -10534,7 +10534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10548,7 +10548,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
                      *     }
@@ -10833,7 +10833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10847,7 +10847,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
                      *     }
@@ -11148,7 +11148,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11162,7 +11162,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
                      *     }
@@ -11475,7 +11475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11489,7 +11489,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
                      *     }
@@ -11759,7 +11759,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11773,7 +11773,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
                      *     }
@@ -12085,7 +12085,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12099,7 +12099,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
                      *     }
@@ -12290,7 +12290,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12304,7 +12304,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/events"
                      *     }
@@ -12574,7 +12574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12588,7 +12588,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
                      *     }
@@ -12749,7 +12749,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12763,7 +12763,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/api-keys"
                      *     }
@@ -13039,7 +13039,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13053,7 +13053,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/api-keys"
                      *     }
@@ -13302,7 +13302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13316,7 +13316,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
                      *     }
@@ -13594,7 +13594,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13608,7 +13608,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
                      *     }
@@ -13796,7 +13796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13810,7 +13810,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/members"
                      *     }
@@ -14080,7 +14080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14094,7 +14094,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
                      *     }
@@ -14282,7 +14282,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14296,7 +14296,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/members/invitations"
                      *     }
@@ -14560,7 +14560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14574,7 +14574,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/members/invitations"
                      *     }
@@ -14823,7 +14823,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14837,7 +14837,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
                      *     }
@@ -14990,7 +14990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15004,7 +15004,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/company"
                      *     }
@@ -15236,7 +15236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15250,7 +15250,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/company"
                      *     }
@@ -15676,7 +15676,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15690,7 +15690,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
                      *     }
@@ -16128,7 +16128,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -16142,7 +16142,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
                      *     }
