@@ -2241,7 +2241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2255,7 +2255,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/sectors"
                      *     }
@@ -2407,7 +2407,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2421,7 +2421,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/tags"
                      *     }
@@ -2577,7 +2577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2591,7 +2591,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/enums"
                      *     }
@@ -2814,7 +2814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2828,7 +2828,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings"
                      *     }
@@ -3341,7 +3341,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3355,7 +3355,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings"
                      *     }
@@ -3711,7 +3711,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3725,7 +3725,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
                      *     }
@@ -3995,7 +3995,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4009,7 +4009,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
                      *     }
@@ -4533,7 +4533,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4547,7 +4547,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
                      *     }
@@ -4977,7 +4977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4991,7 +4991,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/publish"
                      *     }
@@ -5421,7 +5421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5435,7 +5435,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/close"
                      *     }
@@ -5865,7 +5865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5879,7 +5879,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/archive"
                      *     }
@@ -6115,7 +6115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6129,7 +6129,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations"
                      *     }
@@ -6582,7 +6582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6596,7 +6596,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/translations/de"
                      *     }
@@ -6819,7 +6819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6833,7 +6833,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/candidates"
                      *     }
@@ -7074,7 +7074,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7088,7 +7088,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
                      *     }
@@ -7337,7 +7337,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7351,7 +7351,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e"
                      *     }
@@ -7650,7 +7650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7664,7 +7664,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/candidates/import"
                      *     }
@@ -7890,7 +7890,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7904,7 +7904,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/applications"
                      *     }
@@ -8342,7 +8342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8356,7 +8356,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/applications"
                      *     }
@@ -8725,7 +8725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8739,7 +8739,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
                      *     }
@@ -9193,7 +9193,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9207,7 +9207,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/status"
                      *     }
@@ -9462,7 +9462,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9476,7 +9476,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/history"
                      *     }
@@ -9689,7 +9689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9703,7 +9703,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/analytics/overview"
                      *     }
@@ -9916,7 +9916,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9930,7 +9930,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks"
                      *     }
@@ -10202,7 +10202,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10216,7 +10216,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks"
                      *     }
@@ -10441,7 +10441,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10455,7 +10455,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
                      *     }
@@ -10704,7 +10704,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10718,7 +10718,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
                      *     }
@@ -11003,7 +11003,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11017,7 +11017,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b"
                      *     }
@@ -11318,7 +11318,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11332,7 +11332,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/rotate-secret"
                      *     }
@@ -11645,7 +11645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11659,7 +11659,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/test"
                      *     }
@@ -11929,7 +11929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11943,7 +11943,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries"
                      *     }
@@ -12255,7 +12255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12269,7 +12269,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/webhooks/e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b/deliveries/d0e1f2a3-b4c5-4d6e-9f7a-8b9c0d1e2f3a/redeliver"
                      *     }
@@ -12481,7 +12481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12495,7 +12495,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/events"
                      *     }
@@ -12765,7 +12765,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12779,7 +12779,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
                      *     }
@@ -12961,7 +12961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12975,7 +12975,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/api-keys"
                      *     }
@@ -13251,7 +13251,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13265,7 +13265,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/api-keys"
                      *     }
@@ -13514,7 +13514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13528,7 +13528,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
                      *     }
@@ -13806,7 +13806,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13820,7 +13820,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/api-keys/a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d"
                      *     }
@@ -14029,7 +14029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14043,7 +14043,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/members"
                      *     }
@@ -14313,7 +14313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14327,7 +14327,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/members/f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c"
                      *     }
@@ -14536,7 +14536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14550,7 +14550,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/members/invitations"
                      *     }
@@ -14814,7 +14814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14828,7 +14828,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/members/invitations"
                      *     }
@@ -15077,7 +15077,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15091,7 +15091,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
                      *     }
@@ -15265,7 +15265,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15279,7 +15279,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/company"
                      *     }
@@ -15511,7 +15511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15525,7 +15525,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/company"
                      *     }
@@ -15951,7 +15951,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15965,7 +15965,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/approve"
                      *     }
@@ -16403,7 +16403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is busy (no free connection in time, or a statement timed out); see Retry-After */
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -16417,7 +16417,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "SERVICE_UNAVAILABLE",
-                     *       "message": "The database is busy (no free connection in time, or a statement timed out); see Retry-After",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/job-listings/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/reject"
                      *     }

@@ -369,6 +369,7 @@ async function openPostgres(databaseUrl: string, poolSize: number, timeouts: Dat
   statementPool.on('error', () => {});
   readPool.on('error', () => {});
   readyPool.on('error', () => {});
+  for (const each of [pool, readPool, statementPool, readyPool]) dropBrokenConnections(each);
   const waits = [pool, readPool, statementPool].map(measureWaits);
   // Fail fast on a wrong URL rather than at the first request.
   try {
@@ -427,6 +428,33 @@ async function openPostgres(databaseUrl: string, poolSize: number, timeouts: Dat
 }
 
 /**
+ * A pooled connection that breaks (PostgreSQL ended the session, the network dropped it) emits
+ * 'error' on its client, and pg-pool listens for it only while the client is idle: checked out
+ * (between the statements of a transaction, or as the session ends just after its query failed) it
+ * reached no listener and the process exited. Every client listens here for good, and one checked
+ * out is given back at once with its error, so that pg-pool drops it and opens a fresh connection
+ * on demand. Its queries have failed already; its holder's own release later does nothing. Given
+ * back here even if its holder never would: Drizzle's transaction() does not when its BEGIN fails,
+ * and each such connection was lost to the pool for good (a few terminated sessions exhausted it).
+ */
+function dropBrokenConnections(pool: pg.Pool): void {
+  const checkedOut = new Set<pg.PoolClient>();
+  pool.on('acquire', (client) => checkedOut.add(client));
+  pool.on('release', (_error, client) => checkedOut.delete(client));
+  pool.on('remove', (client) => checkedOut.delete(client as pg.PoolClient));
+  pool.on('connect', (client) => {
+    client.on('error', (error) => {
+      // Idle: pg-pool's own listener removes it.
+      if (!checkedOut.has(client)) return;
+      checkedOut.delete(client);
+      const release = client.release.bind(client);
+      client.release = () => {};
+      release(error);
+    });
+  });
+}
+
+/**
  * Counts the time callers wait for a pooled connection: pool.query (what Drizzle uses) and
  * transactions both go through pool.connect, so wrapping it on this instance sees every checkout.
  */
@@ -475,9 +503,16 @@ class PostgresNotifications {
     const fresh = !set;
     if (!set) this.listeners.set(channel, (set = new Set()));
     set.add(listener);
-    if (this.client) {
-      if (fresh) await this.client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      listener.onState(true);
+    const client = this.client;
+    if (client) {
+      try {
+        if (fresh) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        listener.onState(true);
+      } catch {
+        // The connection broke under this LISTEN: the channel is listened to again on the next one.
+        listener.onState(false);
+        this.lost(client);
+      }
     } else {
       listener.onState(false);
       await this.connect();
@@ -493,15 +528,18 @@ class PostgresNotifications {
   }
 
   private async open(): Promise<void> {
-    if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.databaseUrl });
-    const lost = () => {
-      if (this.client !== client) return;
-      this.client = undefined;
-      this.broadcast(false);
-      client.end().catch(() => {});
-      this.scheduleRetry();
-    };
+    // Already open: a listen() may have opened it while a retry was waiting.
+    if (this.closed || this.client) return;
+    // Keepalive: this connection only ever waits, and a network that drops it silently would
+    // otherwise go unnoticed (nothing written, so nothing fails). A connection attempt that hangs
+    // gives up, and is retried.
+    const client = new pg.Client({
+      connectionString: this.databaseUrl,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      connectionTimeoutMillis: 10_000,
+    });
+    const lost = () => this.lost(client);
     client.on('error', lost);
     client.on('end', lost);
     client.on('notification', (message) => {
@@ -521,6 +559,15 @@ class PostgresNotifications {
     }
     this.client = client;
     this.broadcast(true);
+  }
+
+  /** The listening connection broke: listeners hear it, and a new one is opened. */
+  private lost(client: pg.Client): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    this.broadcast(false);
+    client.end().catch(() => {});
+    this.scheduleRetry();
   }
 
   private scheduleRetry(): void {

@@ -81,7 +81,7 @@ export const ERROR_RESPONSE_DESCRIPTIONS: Record<number, string> = {
   422: 'Request validation failed; details lists the failing fields',
   429: 'Rate limit exceeded; see Retry-After',
   500: 'Server fault (no internals are shown)',
-  503: 'The database is busy (no free connection in time, or a statement timed out); see Retry-After',
+  503: 'The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After',
 };
 
 /** Error responses for a route's OpenAPI entry: every operation documents the envelope. */

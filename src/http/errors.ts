@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseBusy } from '../db/client.ts';
+import { isDatabaseConnectionLost } from '../db/connection-errors.ts';
 import { DomainError, type ErrorCode } from '../shared/errors.ts';
 import { errorBody, errorResponses, type ApiErrorCode } from './error-envelope.ts';
 import { detailsFromAjv } from './validation.ts';
@@ -45,6 +46,28 @@ export const STATUS_BY_ERROR_CODE: Record<ErrorCode, number> = {
   PRECONDITION_FAILED: 412,
 };
 
+/** The database cannot serve the request now, though it may in a moment: 503 with Retry-After. */
+interface DatabaseUnavailable {
+  log: string;
+  message: string;
+  /** Seconds. */
+  retryAfter: string;
+}
+
+/** A lock held too long or every pooled connection taken. */
+const DATABASE_BUSY: DatabaseUnavailable = { log: 'database busy', message: 'The database is busy; try again shortly', retryAfter: '5' };
+
+/**
+ * The connection was lost or could not be made (a terminated session, a restart, a failover, the
+ * network). A terminated session is replaced at the next query and a restart takes seconds: a
+ * shorter wait than for a lock.
+ */
+const DATABASE_CONNECTION_LOST: DatabaseUnavailable = {
+  log: 'database connection lost',
+  message: 'The database could not be reached; try again shortly',
+  retryAfter: '2',
+};
+
 /** `notFound`: answers first when a request matches no route (405 on a known path); undefined to fall through to 404. */
 export function registerErrorHandling(
   app: FastifyInstance,
@@ -61,12 +84,13 @@ export function registerErrorHandling(
         .status(422)
         .send(errorBody(422, 'VALIDATION_ERROR', 'Request validation failed', request.url, details));
     }
-    if (isDatabaseBusy(error)) {
-      request.log.warn({ err: error }, 'database busy');
+    const unavailable = isDatabaseBusy(error) ? DATABASE_BUSY : isDatabaseConnectionLost(error) ? DATABASE_CONNECTION_LOST : undefined;
+    if (unavailable) {
+      request.log.warn({ err: error }, unavailable.log);
       return reply
         .status(503)
-        .header('Retry-After', '5')
-        .send(errorBody(503, 'SERVICE_UNAVAILABLE', 'The database is busy; try again shortly', request.url));
+        .header('Retry-After', unavailable.retryAfter)
+        .send(errorBody(503, 'SERVICE_UNAVAILABLE', unavailable.message, request.url));
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

@@ -169,7 +169,11 @@ export function registerIdempotency(app: FastifyInstance, ctx: ServiceContext, o
     request.idempotencyClaim = null;
     const settled =
       reply.statusCode >= 500
-        ? releaseIdempotencyKey(ctx.db, claim)
+        ? releaseIdempotencyKey(ctx.db, claim).catch((error: unknown) => {
+            // Typically the database went away, which the 5xx already says: that answer is sent
+            // (not a second error's), and the claim stays a lease for a retry to take over.
+            request.log.warn({ err: error }, 'Idempotency-Key claim not released');
+          })
         : completeIdempotencyKey(ctx.db, claim, reply.statusCode, sealResponse(ctx.secrets, claim.companyId, claim.key, String(payload ?? '')));
     settled.then(() => done(null, payload), done);
   });

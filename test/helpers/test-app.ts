@@ -27,6 +27,22 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** The pool's size and timeouts from `config` (DB_POOL_SIZE...), or the tests' defaults. */
+function poolOptions(config: Config | undefined) {
+  return {
+    poolSize: config?.dbPoolSize ?? 5,
+    ...(config
+      ? {
+          timeouts: {
+            statementMs: config.dbStatementTimeoutMs,
+            idleInTransactionMs: config.dbIdleInTransactionTimeoutMs,
+            poolWaitMs: config.dbPoolTimeoutMs,
+          },
+        }
+      : {}),
+  };
+}
+
 /** A fresh, migrated database of this file's own (pool settings from `config` on PostgreSQL). */
 export async function openTestDatabase(config?: Config): Promise<TestDatabase> {
   const databaseUrl = process.env.DATABASE_URL;
@@ -36,19 +52,7 @@ export async function openTestDatabase(config?: Config): Promise<TestDatabase> {
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
     const url = databaseUrlFor(databaseUrl, name);
-    const database = await openDatabase({
-      databaseUrl: url,
-      poolSize: config?.dbPoolSize ?? 5,
-      ...(config
-        ? {
-            timeouts: {
-              statementMs: config.dbStatementTimeoutMs,
-              idleInTransactionMs: config.dbIdleInTransactionTimeoutMs,
-              poolWaitMs: config.dbPoolTimeoutMs,
-            },
-          }
-        : {}),
-    });
+    const database = await openDatabase({ databaseUrl: url, ...poolOptions(config) });
     return {
       database,
       url,
@@ -116,8 +120,8 @@ async function openDataDir(dataDir: string): Promise<TestDatabase> {
   return { database, url: undefined, drop: () => database.close() };
 }
 
-async function openSharedDatabase(url: string): Promise<TestDatabase> {
-  const database = await openDatabase({ databaseUrl: url, poolSize: 5 });
+async function openSharedDatabase(url: string, config: Config): Promise<TestDatabase> {
+  const database = await openDatabase({ databaseUrl: url, ...poolOptions(config) });
   return { database, url, drop: () => database.close() };
 }
 
@@ -138,7 +142,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
   const testDb = options.dataDir
     ? await openDataDir(options.dataDir)
     : options.databaseUrl
-      ? await openSharedDatabase(options.databaseUrl)
+      ? await openSharedDatabase(options.databaseUrl, config)
       : await openTestDatabase(config);
   const clock = new TestClock();
   const logLines: string[] = [];
