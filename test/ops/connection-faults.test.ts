@@ -223,6 +223,7 @@ describe.skipIf(!process.env.DATABASE_URL)('fault drill: sessions terminated und
       delivered: new Set(ids).size,
       acknowledgedNotDelivered: undelivered().length,
       duplicates: ids.length - new Set(ids).size,
+      answered503: [...statuses].filter(([status]) => status.endsWith(' 503')).reduce((sum, [, n]) => sum + n, 0),
       answers: Object.fromEntries([...statuses].sort()),
     };
     console.log(`fault drill: ${JSON.stringify(counts)}`);
