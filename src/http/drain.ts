@@ -48,13 +48,20 @@ export function registerDrain(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
     if (draining) return answerShuttingDown(request, reply); // answered: the rest of the chain does not run
     inFlight.add(reply);
-    reply.raw.once('close', () => inFlight.delete(reply));
+    reply.raw.once('close', () => {
+      inFlight.delete(reply);
+      // A keep-alive connection left idle would hold the close until its keep-alive timeout.
+      if (draining) app.server.closeIdleConnections();
+    });
     done();
   });
 
-  // Fastify runs preClose hooks once it stops routing, before it closes the listening socket.
+  // Fastify runs preClose hooks once it stops routing, before it closes the listening socket
+  // (which closes the connections idle then). The requests in flight close their connection once
+  // answered.
   app.addHook('preClose', (done) => {
     draining = true;
+    for (const reply of inFlight) if (!reply.raw.headersSent) reply.header('Connection', 'close');
     done();
   });
 

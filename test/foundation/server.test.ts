@@ -170,19 +170,27 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('server process on the embedd
   }, 180_000);
 
   it('SIGTERM: a request arriving while it drains and one still running after the drain time are answered 503 in the envelope with Retry-After; exit 0, the cut logged', async () => {
-    const server = await startServer(dataDir, 'node', { SHUTDOWN_DRAIN_MS: '1000', LOG_LEVEL: 'info' });
+    const server = await startServer(dataDir, 'node', { SHUTDOWN_DRAIN_MS: '3000', LOG_LEVEL: 'info' });
     await waitUntilReady(server);
+    const form = (uid: string, length: number) =>
+      `POST /sign-in/${uid}/dev HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${length}\r\n\r\nemail=`;
     // Still running when the drain time is over: a form whose body never finishes arriving.
-    const running = await rawExchange(
-      server.baseUrl,
-      'POST /sign-in/some-uid/dev HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nemail=',
-    );
+    const running = await rawExchange(server.baseUrl, form('some-uid', 100));
+    // In flight at SIGTERM and done within the drain time: its body ends after SIGTERM.
+    const finishing = await rawExchange(server.baseUrl, form('other-uid', 19));
     // Arriving during the drain, on a connection opened before: the end of its headers comes after SIGTERM.
     const arriving = await rawExchange(server.baseUrl, 'GET /public/v1/enums HTTP/1.1\r\nHost: localhost\r\n');
-    await new Promise((resolve) => setTimeout(resolve, 200)); // both requests reach the server
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the requests reach the server
     server.child.kill('SIGTERM');
     await waitForOutput(server, 'shutting down');
+    finishing.send('a@example.com');
     arriving.send('\r\n');
+
+    // Answered as usual, and its keep-alive connection closed after it (left open, it held the
+    // close until the keep-alive timeout).
+    const finished = await finishing.answer;
+    expect(finished?.status).toBe(400); // no such sign-in: its own answer, not the drain's
+    expect(finished!.headers.connection).toBe('close');
 
     for (const [exchange, path] of [
       [arriving, '/public/v1/enums'],
@@ -197,7 +205,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('server process on the embedd
     }
     expect(await server.exited).toBe(0);
     const cutLine = server.output.stdout.split('\n').find((line) => line.includes('drain time over'));
-    expect(JSON.parse(cutLine!)).toMatchObject({ cut: 1, drainMs: 1000 });
+    expect(JSON.parse(cutLine!)).toMatchObject({ cut: 1, drainMs: 3000 });
     expect(existsSync(lockFile())).toBe(false);
   }, 180_000);
 
