@@ -4,8 +4,8 @@ import type Provider from 'oidc-provider';
 import type { Principal, ServiceContext } from '../../shared/context.ts';
 import { UnauthorizedError } from '../../shared/errors.ts';
 import { ALL_SCOPES, isScope } from '../api-keys/scopes.ts';
-import { getMembership } from '../users/service.ts';
 import { isFirstPartyClient } from './clients.ts';
+import { membershipOfGrant } from './grant-binding.ts';
 import { deleteExpiredPayloads, findPayload, findPayloadBy } from './repo.ts';
 
 // The OpenID scopes, named in the API document beside the API-key scopes.
@@ -43,8 +43,9 @@ export async function authenticateAccessToken(ctx: ServiceContext, token: string
   if (payload.expiresWithSession && (!payload.sessionUid || !(await findPayloadBy(ctx.db, 'Session', 'uid', payload.sessionUid, now)))) {
     throw invalid;
   }
-  const membership = await getMembership(ctx, payload.accountId);
-  if (!membership) throw new UnauthorizedError('This user no longer belongs to a company');
+  // The membership the token's grant was made for, still there: not merely a membership of the user.
+  const membership = await membershipOfGrant(ctx, payload.grantId, payload.accountId);
+  if (!membership) throw new UnauthorizedError('This user no longer belongs to the company this token was issued for');
   const granted = (payload.scope ?? '').split(' ').filter(isScope);
   return {
     companyId: membership.companyId,
