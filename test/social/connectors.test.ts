@@ -81,6 +81,19 @@ describe('Google connector (OpenID Connect by discovery)', () => {
     expect(await failure(connector.complete(back, { ...checks, nonce: oidc.randomNonce() }))).toMatch(/"nonce"/);
   });
 
+  it('refuses an ID token signed with a key that is not in the provider\'s JWKS', async () => {
+    const connector = connectorFor();
+    const checks = freshChecks(REDIRECT);
+    google.signInAs({ sub: 'g-forged', email: 'forged@example.com', email_verified: true });
+    const back = await upstreamRedirect(await connector.authorizationUrl(checks), REDIRECT);
+    google.forgeIdTokens(true);
+    try {
+      expect(await failure(connector.complete(back, checks))).toMatch(/signature/i);
+    } finally {
+      google.forgeIdTokens(false);
+    }
+  });
+
   it('refuses a code redeemed with another PKCE verifier', async () => {
     const connector = connectorFor();
     const checks = freshChecks(REDIRECT);

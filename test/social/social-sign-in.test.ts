@@ -151,6 +151,20 @@ describe('Google (a local OpenID provider standing in for it)', () => {
     expect(await userByEmail(server.test.ctx, 'nobody@example.com')).toBeUndefined();
   });
 
+  it('refuses an ID token signed with a key the provider does not publish: nobody is signed in, created or linked', async () => {
+    google.signInAs({ sub: 'google-forged', email: 'forged@example.com', email_verified: true });
+    google.forgeIdTokens(true);
+    try {
+      const page = await clickProvider(server.base, await openSignInPage(server.base), 'google');
+      expect(page.status).toBe(502);
+      expect(page.body).toContain('Sign-in provider unavailable');
+    } finally {
+      google.forgeIdTokens(false);
+    }
+    expect(await userByEmail(server.test.ctx, 'forged@example.com')).toBeUndefined();
+    expect(await externalIdentities('google', 'google-forged')).toEqual([]);
+  });
+
   it('refuses a callback not started in this browser, or replayed', async () => {
     google.signInAs({ sub: 'google-eve', email: 'eve@example.com', email_verified: true });
     const authorization = await openSignInPage(server.base);

@@ -72,7 +72,12 @@ function oidcConnector(
         undefined,
         // LinkedIn accepts only client_secret_post; Google accepts it too.
         oidc.ClientSecretPost(settings.clientSecret),
-        { timeout: timeoutSeconds, execute: isPlainHttp(settings.issuer) ? [oidc.allowInsecureRequests] : [] },
+        {
+          timeout: timeoutSeconds,
+          // The ID token's signature is checked against the provider's published keys (jwks_uri):
+          // a token signed with any other key is refused, whatever it claims.
+          execute: [...(isPlainHttp(settings.issuer) ? [oidc.allowInsecureRequests] : []), oidc.enableNonRepudiationChecks],
+        },
       )
       .catch((error: unknown) => {
         discovered = undefined;
