@@ -19,7 +19,7 @@ const PAGES = [
   { path: '/pipeline', label: 'Pipeline', Component: PipelinePage },
   { path: '/candidates', label: 'Candidates', Component: CandidatesPage },
   { path: '/api-keys', label: 'API keys', Component: ApiKeysPage },
-  { path: '/webhooks', label: 'Webhooks', Component: WebhooksPage },
+  { path: '/webhooks', label: 'Webhooks', Component: WebhooksPage, adminOnly: true },
   { path: '/settings', label: 'Settings', Component: SettingsPage },
 ] as const;
 
@@ -97,7 +97,7 @@ export function App() {
             <VisuallyHidden>
               <h2>Pages</h2>
             </VisuallyHidden>
-            {PAGES.map((candidate) => (
+            {PAGES.filter((candidate) => session.role === 'ADMIN' || !('adminOnly' in candidate)).map((candidate) => (
               <NavLink
                 key={candidate.path}
                 href={href(candidate.path)}

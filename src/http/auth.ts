@@ -9,6 +9,7 @@ import type { Principal, ServiceContext } from '../shared/context.ts';
 import { apiKeyHash, authenticateApiKey } from '../modules/api-keys/service.ts';
 import { authenticateAccessToken } from '../modules/oauth/service.ts';
 import type { Scope } from '../modules/api-keys/scopes.ts';
+import { scopesOfRole } from '../modules/users/roles.ts';
 import { errorResponses } from './error-envelope.ts';
 
 export interface RouteAuth {
@@ -104,11 +105,14 @@ function assertAllowed(auth: RouteAuth, principal: Principal): void {
   }
   const credential = principal.userId ? 'access token' : 'API key';
   if (auth.scope && !principal.scopes.includes(auth.scope)) {
+    if (principal.role && !scopesOfRole(principal.role).includes(auth.scope)) throw onlyRole('ADMIN');
     throw new ForbiddenError(`This ${credential} lacks the scope ${auth.scope}`, [{ field: 'scope', message: `requires ${auth.scope}` }]);
   }
-  if (auth.role && principal.role !== auth.role) {
-    throw new ForbiddenError(`Only a company ${auth.role} may do this`, [{ field: 'role', message: `requires ${auth.role}` }]);
-  }
+  if (auth.role && principal.role !== auth.role) throw onlyRole(auth.role);
+}
+
+function onlyRole(role: 'ADMIN'): ForbiddenError {
+  return new ForbiddenError(`Only a company ${role} may do this`, [{ field: 'role', message: `requires ${role}` }]);
 }
 
 /**

@@ -440,6 +440,13 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
       await theirs.getByLabel('Name (optional)').fill('Colin Colleague');
       await theirs.getByRole('button', { name: 'Sign in' }).click();
       await theirs.getByText(`${colleague} · Member`).waitFor({ timeout: 15_000 });
+      // A member sees the listings but no button to change them, and no Webhooks page.
+      const nav = theirs.getByRole('navigation', { name: 'Main' });
+      expect(await nav.getByRole('link', { name: 'Webhooks', exact: true }).count()).toBe(0);
+      await nav.getByRole('link', { name: 'Job listings', exact: true }).click();
+      await theirs.getByText('Only an admin can create, edit, publish, close or archive listings.').waitFor();
+      await theirs.getByRole('region', { name: 'Job listings' }).getByRole('row').nth(1).waitFor();
+      expect(await theirs.getByRole('button', { name: /^(New listing|Edit |More actions)/ }).count()).toBe(0);
     } finally {
       await other.close();
     }

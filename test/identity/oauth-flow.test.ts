@@ -273,15 +273,21 @@ describe('tenancy and roles', () => {
     // No company left: the token stops at once.
     expect((await api('GET', '/settings/api-keys', member.tokens.access_token)).status).toBe(401);
 
-    await t.ctx.db.execute(`insert into memberships (user_id, company_id, role, created_at) values ('${memberUser.id}', '${companyId}', 'MEMBER', now())`);
-    const listed = await api('GET', '/settings/api-keys', member.tokens.access_token);
+    await t.ctx.db.execute(
+      `insert into memberships (id, user_id, company_id, role, created_at) values (gen_random_uuid(), '${memberUser.id}', '${companyId}', 'MEMBER', now())`,
+    );
+    // The old token was issued for the ended membership: it does not come back with the new one.
+    expect((await api('GET', '/settings/api-keys', member.tokens.access_token)).status).toBe(401);
+    const rejoined = await dashboardTokens(memberEmail);
+    const listed = await api('GET', '/settings/api-keys', rejoined.tokens.access_token);
     expect(listed.status).toBe(200);
     expect(listed.body.data.map((key: { id: string }) => key.id)).toEqual([adminKey.id]);
-    const create = await api('POST', '/settings/api-keys', member.tokens.access_token, { label: 'no', scopes: ['jobs:read'] });
+    const memberToken = rejoined.tokens.access_token;
+    const create = await api('POST', '/settings/api-keys', memberToken, { label: 'no', scopes: ['jobs:read'] });
     expect(create.status).toBe(403);
     expect(create.body.error).toBe('FORBIDDEN');
-    expect((await api('PATCH', `/settings/api-keys/${adminKey.id}`, member.tokens.access_token, { label: 'no' })).status).toBe(403);
-    expect((await api('DELETE', `/settings/api-keys/${adminKey.id}`, member.tokens.access_token)).status).toBe(403);
+    expect((await api('PATCH', `/settings/api-keys/${adminKey.id}`, memberToken, { label: 'no' })).status).toBe(403);
+    expect((await api('DELETE', `/settings/api-keys/${adminKey.id}`, memberToken)).status).toBe(403);
   });
 });
 

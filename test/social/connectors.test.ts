@@ -81,6 +81,19 @@ describe('Google connector (OpenID Connect by discovery)', () => {
     expect(await failure(connector.complete(back, { ...checks, nonce: oidc.randomNonce() }))).toMatch(/"nonce"/);
   });
 
+  it('refuses an ID token signed with a key that is not in the provider\'s JWKS', async () => {
+    const connector = connectorFor();
+    const checks = freshChecks(REDIRECT);
+    google.signInAs({ sub: 'g-forged', email: 'forged@example.com', email_verified: true });
+    const back = await upstreamRedirect(await connector.authorizationUrl(checks), REDIRECT);
+    google.forgeIdTokens(true);
+    try {
+      expect(await failure(connector.complete(back, checks))).toMatch(/signature/i);
+    } finally {
+      google.forgeIdTokens(false);
+    }
+  });
+
   it('refuses a code redeemed with another PKCE verifier', async () => {
     const connector = connectorFor();
     const checks = freshChecks(REDIRECT);
@@ -136,6 +149,22 @@ describe('LinkedIn connector (OpenID Connect by discovery, without nonce; PKCE o
     expect(sent).not.toHaveProperty('nonce');
     expect(sent).not.toHaveProperty('code_challenge');
     expect(await connector.complete(back, checks)).toMatchObject({ provider: 'linkedin', subject: 'li-1', email: 'grace@example.com', emailVerified: true });
+  });
+
+  it('binds nothing by default (LinkedIn echoes no nonce): such a connector signs nobody in', () => {
+    expect(connectorFor()).toMatchObject({ usesNonce: false, usesPkce: false, bindsCode: false });
+    expect(connectorFor({ LINKEDIN_PKCE: 'true' })).toMatchObject({ usesPkce: true, bindsCode: true });
+  });
+
+  it('with PKCE, a victim\'s leaked code redeemed with the attacker\'s own state and verifier is refused', async () => {
+    const connector = connectorFor({ LINKEDIN_PKCE: 'true' });
+    const victim = freshChecks(LINKEDIN_REDIRECT);
+    linkedin.signInAs({ sub: 'li-victim', email: 'victim@example.com', email_verified: true });
+    const leaked = await upstreamRedirect(await connector.authorizationUrl(victim), LINKEDIN_REDIRECT);
+    const attacker = freshChecks(LINKEDIN_REDIRECT);
+    const injected = new URL(leaked);
+    injected.searchParams.set('state', attacker.state);
+    await expect(connector.complete(injected, attacker)).rejects.toThrow();
   });
 
   it('sends PKCE with LINKEDIN_PKCE=true', async () => {
@@ -225,8 +254,9 @@ describe('which providers are on', () => {
     }).social;
     const connectors = buildSocialConnectors(all);
     expect([...connectors.keys()]).toEqual(['google', 'linkedin', 'facebook']);
-    // LinkedIn: no nonce (it does not echo one) and no PKCE unless enabled for the app.
-    expect(connectors.get('linkedin')).toMatchObject({ usesNonce: false, usesPkce: false });
-    expect(connectors.get('google')).toMatchObject({ usesNonce: true, usesPkce: true });
+    // LinkedIn: no nonce (it does not echo one) and no PKCE unless enabled for the app: unbound.
+    expect(connectors.get('linkedin')).toMatchObject({ usesNonce: false, usesPkce: false, bindsCode: false });
+    expect(connectors.get('google')).toMatchObject({ usesNonce: true, usesPkce: true, bindsCode: true });
+    expect(connectors.get('facebook')).toMatchObject({ usesPkce: true, bindsCode: true });
   });
 });

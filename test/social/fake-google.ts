@@ -2,6 +2,7 @@
 // sign-in is programmatic: each authorization logs in the account the test chose with
 // `signInAs`, and grants the scopes asked for. It records what each authorization request carried
 // so tests can see PKCE and the nonce arrive.
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
@@ -22,6 +23,11 @@ export interface FakeGoogle {
   signInAs(account: FakeAccount): void;
   /** Parameters of each authorization request received (code_challenge, nonce, state, ...). */
   authorizations: Record<string, string>[];
+  /**
+   * While on, the ID tokens the token endpoint answers are signed again with a key that is not in
+   * the published JWKS (same header, same claims): what a forger without the provider's key makes.
+   */
+  forgeIdTokens(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -65,6 +71,19 @@ export async function startFakeGoogle(options: {
   });
   provider.on('server_error', (_ctx, error) => console.error('fake google server_error', error));
 
+  let forging = false;
+  const { privateKey: forgerKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const forge = (jwt: string) => {
+    const [header, payload] = jwt.split('.');
+    const signature = sign('sha256', Buffer.from(`${header}.${payload}`), forgerKey).toString('base64url');
+    return `${header}.${payload}.${signature}`;
+  };
+  provider.use(async (ctx, next) => {
+    await next();
+    const body = ctx.body as { id_token?: unknown } | undefined;
+    if (forging && ctx.path === '/token' && typeof body?.id_token === 'string') ctx.body = { ...body, id_token: forge(body.id_token) };
+  });
+
   const callback = provider.callback();
   server.on('request', (req, res) => {
     if (!req.url?.startsWith('/interaction/')) {
@@ -94,6 +113,9 @@ export async function startFakeGoogle(options: {
       next = account;
     },
     authorizations,
+    forgeIdTokens(on) {
+      forging = on;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -13,18 +13,24 @@ import { Browser } from '../helpers/browser.ts';
 
 let server: RunningServer;
 let google: FakeGoogle;
+let linkedin: FakeGoogle;
 let facebook: FakeFacebook;
 
 beforeAll(async () => {
   // The stand-in for Google needs our callback URL (registered there) before we start.
   const port = await freePort();
   google = await startFakeGoogle({ redirectUris: [`http://127.0.0.1:${port}/sign-in/callback/google`] });
+  // LinkedIn as its defaults are: no PKCE for the app, no nonce echoed (none is asked).
+  linkedin = await startFakeGoogle({ redirectUris: [`http://127.0.0.1:${port}/sign-in/callback/linkedin`], pkceRequired: false });
   facebook = await startFakeFacebook();
   server = await startServer(
     {
       GOOGLE_CLIENT_ID: google.clientId,
       GOOGLE_CLIENT_SECRET: google.clientSecret,
       GOOGLE_ISSUER: google.issuer,
+      LINKEDIN_CLIENT_ID: linkedin.clientId,
+      LINKEDIN_CLIENT_SECRET: linkedin.clientSecret,
+      LINKEDIN_ISSUER: linkedin.issuer,
       FACEBOOK_CLIENT_ID: facebook.clientId,
       FACEBOOK_CLIENT_SECRET: facebook.clientSecret,
       FACEBOOK_AUTHORIZE_URL: facebook.authorizeUrl,
@@ -38,6 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await google?.close();
+  await linkedin?.close();
   await facebook?.close();
 });
 
@@ -151,6 +158,20 @@ describe('Google (a local OpenID provider standing in for it)', () => {
     expect(await userByEmail(server.test.ctx, 'nobody@example.com')).toBeUndefined();
   });
 
+  it('refuses an ID token signed with a key the provider does not publish: nobody is signed in, created or linked', async () => {
+    google.signInAs({ sub: 'google-forged', email: 'forged@example.com', email_verified: true });
+    google.forgeIdTokens(true);
+    try {
+      const page = await clickProvider(server.base, await openSignInPage(server.base), 'google');
+      expect(page.status).toBe(502);
+      expect(page.body).toContain('Sign-in provider unavailable');
+    } finally {
+      google.forgeIdTokens(false);
+    }
+    expect(await userByEmail(server.test.ctx, 'forged@example.com')).toBeUndefined();
+    expect(await externalIdentities('google', 'google-forged')).toEqual([]);
+  });
+
   it('refuses a callback not started in this browser, or replayed', async () => {
     google.signInAs({ sub: 'google-eve', email: 'eve@example.com', email_verified: true });
     const authorization = await openSignInPage(server.base);
@@ -171,6 +192,48 @@ describe('Google (a local OpenID provider standing in for it)', () => {
     await exchangeCode(server.base, authorization, landing);
     const replay = await authorization.browser.follow(upToCallback.url);
     expect(replay.status).toBe(400);
+  });
+});
+
+describe('LinkedIn with its defaults (a local OpenID provider standing in for it: no PKCE, no nonce)', () => {
+  it('signs nobody in: a victim\'s leaked code used with the attacker\'s own attempt reaches no account', async () => {
+    // The victim has an account (made with Google) and a LinkedIn account with the same address.
+    google.signInAs({ sub: 'google-victim', email: 'victim@example.com', email_verified: true });
+    await signInWith(server.base, 'google');
+    const victim = await userByEmail(server.test.ctx, 'victim@example.com');
+
+    // A code LinkedIn issued for the victim, for our client and redirect URI, never redeemed (leaked).
+    linkedin.signInAs({ sub: 'li-victim', email: 'victim@example.com', email_verified: true });
+    const discovery = (await (await fetch(`${linkedin.issuer}/.well-known/openid-configuration`)).json()) as { authorization_endpoint: string };
+    const authorize = new URL(discovery.authorization_endpoint);
+    authorize.search = new URLSearchParams({
+      client_id: linkedin.clientId,
+      redirect_uri: `${server.base}/sign-in/callback/linkedin`,
+      response_type: 'code',
+      scope: 'openid email profile',
+      state: 'the-victims-state',
+    }).toString();
+    const leaked = new URL((await new Browser().follow(authorize.href, {}, { stopAt: (location) => location.pathname === '/sign-in/callback/linkedin' })).url);
+    expect(leaked.searchParams.get('code')).toBeTruthy();
+
+    // The attacker opens a sign-in of their own: no LinkedIn button, and its route refuses to start.
+    const attacker = await openSignInPage(server.base);
+    expect(providerButton(attacker.signInPage, 'linkedin')).toBeUndefined();
+    const uid = new URL(attacker.signInPage.url).pathname.split('/')[2];
+    const start = await attacker.browser.request(`${server.base}/sign-in/${uid}/linkedin`);
+    const attackerState = new URL(start.headers.get('location') ?? 'http://none/').searchParams.get('state') ?? 'no-state';
+    await start.body?.cancel();
+    expect(start.status).toBe(403);
+
+    // ... and the leaked code, sent with the attacker's state, signs nobody in.
+    const injected = new URL(leaked);
+    injected.searchParams.set('state', attackerState);
+    const landing = await attacker.browser.follow(injected.href, {}, { stopAt: (location) => location.href.startsWith(`${server.base}/dashboard/callback`) });
+    expect(landing.url.startsWith(`${server.base}/dashboard/callback`)).toBe(false);
+    expect(landing.status).toBe(403);
+    expect(landing.body).toContain('Sign-in method unavailable');
+    expect(await externalIdentities('linkedin', 'li-victim')).toEqual([]);
+    expect((await userByEmail(server.test.ctx, 'victim@example.com'))!.id).toBe(victim!.id);
   });
 });
 

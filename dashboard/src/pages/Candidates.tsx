@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { api, ApiError, call, useLoad, type Schemas } from '../api';
 import { ResourceTable, useAction } from '../components';
 import { ListingPicker, type PickedListing } from '../listing-picker';
-import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo } from '../ui';
+import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin } from '../ui';
 
 type ImportRow = { firstName: string; lastName: string; email: string; phone?: string | null; headline?: string | null; location?: string | null; skills?: string[]; links?: string[] };
 
@@ -219,6 +219,7 @@ function Profile({ id, onClose }: { id: string; onClose: () => void }) {
 }
 
 export function CandidatesPage() {
+  const isAdmin = useIsAdmin();
   const [query, setQuery] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
@@ -248,7 +249,7 @@ export function CandidatesPage() {
       <ResourceTable
         state={candidates}
         loadingLabel="Loading candidates"
-        empty={search ? `No candidate matches “${search}”.` : 'No candidates yet. Import a CSV below, or let applications come in.'}
+        empty={search ? `No candidate matches “${search}”.` : `No candidates yet. ${isAdmin ? 'Import a CSV below, or let' : 'Let'} applications come in.`}
         label="Candidates"
         minWidth={560}
         rowKey={(candidate) => candidate.id}
@@ -267,7 +268,13 @@ export function CandidatesPage() {
           { header: 'Headline', cell: (candidate) => candidate.headline ?? '—' },
         ]}
       />
-      <ImportCsv onImported={candidates.reload} />
+      {isAdmin ? (
+        <ImportCsv onImported={candidates.reload} />
+      ) : (
+        <Text size="sm" c="dimmed">
+          Only an admin can import candidates.
+        </Text>
+      )}
       {open && <Profile id={open} onClose={() => setOpen(undefined)} />}
     </Page>
   );

@@ -81,35 +81,40 @@ export function ListingsPage() {
         </Group>
       )
     ) : (
-      <Group gap="xs" wrap="nowrap">
-        <Button size="xs" variant="default" onClick={() => setEditing(item.id)} aria-label={`Edit ${item.position.value}`}>
-          Edit
-        </Button>
-        <Menu position="bottom-end">
-          <Menu.Target>
-            <Button size="xs" variant="default" aria-label={`More actions for ${item.position.value}`}>
-              More
-            </Button>
-          </Menu.Target>
-          <Menu.Dropdown>
-            {(item.status === 'DRAFT' || item.status === 'CLOSED') && <Menu.Item onClick={() => void move(item.id, 'publish')}>Publish</Menu.Item>}
-            {(item.status === 'ACTIVE' || item.status === 'UNDER_REVIEW') && <Menu.Item onClick={() => void move(item.id, 'close')}>Close</Menu.Item>}
-            {item.status !== 'ARCHIVED' && <Menu.Item onClick={() => void move(item.id, 'archive')}>Archive</Menu.Item>}
-            {item.status === 'DRAFT' && (
-              <Menu.Item color="red" onClick={() => setDeleting(item)}>
-                Delete draft
-              </Menu.Item>
-            )}
-          </Menu.Dropdown>
-        </Menu>
-      </Group>
+      isAdmin && (
+        <Group gap="xs" wrap="nowrap">
+          <Button size="xs" variant="default" onClick={() => setEditing(item.id)} aria-label={`Edit ${item.position.value}`}>
+            Edit
+          </Button>
+          <Menu position="bottom-end">
+            <Menu.Target>
+              <Button size="xs" variant="default" aria-label={`More actions for ${item.position.value}`}>
+                More
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {(item.status === 'DRAFT' || item.status === 'CLOSED') && <Menu.Item onClick={() => void move(item.id, 'publish')}>Publish</Menu.Item>}
+              {(item.status === 'ACTIVE' || item.status === 'UNDER_REVIEW') && <Menu.Item onClick={() => void move(item.id, 'close')}>Close</Menu.Item>}
+              {item.status !== 'ARCHIVED' && <Menu.Item onClick={() => void move(item.id, 'archive')}>Archive</Menu.Item>}
+              {item.status === 'DRAFT' && (
+                <Menu.Item color="red" onClick={() => setDeleting(item)}>
+                  Delete draft
+                </Menu.Item>
+              )}
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
+      )
     );
 
   return (
     <Page>
-      <PageHeader title="Job listings">
-        <Button onClick={() => setEditing('new')}>New listing</Button>
-      </PageHeader>
+      <PageHeader title="Job listings">{isAdmin && <Button onClick={() => setEditing('new')}>New listing</Button>}</PageHeader>
+      {!isAdmin && (
+        <Text size="sm" c="dimmed">
+          Only an admin can create, edit, publish, close or archive listings.
+        </Text>
+      )}
       <Tabs value={tab} onChange={filter(setTab)}>
         <Tabs.List>
           <Tabs.Tab value="all">All listings</Tabs.Tab>

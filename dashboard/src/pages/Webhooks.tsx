@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Card, Code, Drawer, Group, Modal, MultiSelect, Se
 import { useState } from 'react';
 import { api, call, useLoad, type Schemas } from '../api';
 import { ConfirmDialog, DataTable, FormActions, Notice, Pager, ResourceTable, ShownOnce, useAction } from '../components';
-import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo } from '../ui';
+import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin } from '../ui';
 
 type Subscription = Schemas['WebhookSubscription'];
 type EventName = 'application.created' | 'application.status_changed' | 'candidate.created' | 'job_listing.created' | 'job_listing.updated' | 'job_listing.published' | 'job_listing.closed' | 'job_listing.archived' | 'job_listing.deleted' | 'ping';
@@ -250,7 +250,21 @@ function Detail({ subscription, onChanged }: { subscription: Subscription; onCha
   );
 }
 
+/** Webhooks send candidates' data to any address and their log shows it: an admin's alone. */
 export function WebhooksPage() {
+  return useIsAdmin() ? (
+    <Subscriptions />
+  ) : (
+    <Page>
+      <PageHeader title="Webhooks" />
+      <Text size="sm" c="dimmed">
+        Only an admin can see and manage webhooks.
+      </Text>
+    </Page>
+  );
+}
+
+function Subscriptions() {
   const [page, setPage] = useState(1);
   const subscriptions = useLoad(() => call(api.GET('/public/v1/webhooks', { params: { query: { page: page - 1, size: 20 } } })), [page]);
   const [creating, setCreating] = useState(false);

@@ -6,9 +6,10 @@ import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-prov
 import type { ServiceContext } from '../../shared/context.ts';
 import { messagePage } from '../../shared/html-page.ts';
 import { ALL_SCOPES, SCOPES } from '../api-keys/scopes.ts';
-import { getUser } from '../users/service.ts';
+import { getMembership, getUser } from '../users/service.ts';
 import { databaseAdapter } from './adapter.ts';
 import { dashboardClient, hashClientSecret, isFirstPartyClient } from './clients.ts';
+import { bindGrant, grantStillCurrent, membershipOfGrant } from './grant-binding.ts';
 import type { OidcKeys } from './keys.ts';
 
 export const OAUTH_PREFIX = '/oauth2';
@@ -52,18 +53,25 @@ export function issuerOf(baseUrl: string): string {
 
 /**
  * The first-party dashboard never sees a consent screen: its grant is completed with whatever
- * it asks for. Any other client gets the grant the user consented to.
+ * it asks for. Any other client gets the grant the user consented to. A grant made for a membership
+ * that has since ended (the person was removed, then joined a company again) is never used again:
+ * the dashboard gets a new one, bound to the current membership; another client asks for consent.
  */
-async function loadExistingGrant(ctx: KoaContextWithOIDC) {
-  const { client, session, provider } = ctx.oidc;
+async function loadExistingGrant(ctx: ServiceContext, koa: KoaContextWithOIDC) {
+  const { client, session, provider } = koa.oidc;
   if (!client || !session) return undefined;
-  const grantId = ctx.oidc.result?.consent?.grantId || session.grantIdFor(client.clientId);
+  const accountId = session.accountId;
+  const grantId = koa.oidc.result?.consent?.grantId || session.grantIdFor(client.clientId);
   let grant = grantId ? await provider.Grant.find(grantId) : undefined;
-  if (isFirstPartyClient(client.clientId) && session.accountId) {
-    grant ??= new provider.Grant({ clientId: client.clientId, accountId: session.accountId });
-    const requested = typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope : 'openid';
+  if (grant && (!accountId || !(await grantStillCurrent(ctx, grant.jti, accountId)))) grant = undefined;
+  if (isFirstPartyClient(client.clientId) && accountId) {
+    const made = grant === undefined;
+    grant ??= new provider.Grant({ clientId: client.clientId, accountId });
+    const requested = typeof koa.oidc.params?.scope === 'string' ? koa.oidc.params.scope : 'openid';
     grant.addOIDCScope(requested);
-    await grant.save();
+    const id = await grant.save();
+    const membership = made ? await getMembership(ctx, accountId) : undefined;
+    if (membership) await bindGrant(ctx, id, membership, TOKEN_TTL_SECONDS.Grant);
   }
   return grant;
 }
@@ -78,7 +86,10 @@ export function buildProvider(ctx: ServiceContext, settings: ProviderSettings, k
       long: { signed: true, httpOnly: true, sameSite: 'lax' },
       short: { signed: true, httpOnly: true, sameSite: 'lax' },
     },
-    async findAccount(_ctx, sub) {
+    async findAccount(_koa, sub, token) {
+      // A code, refresh token or access token is refused once the membership of its grant ended.
+      const grantId = (token as { grantId?: unknown } | undefined)?.grantId;
+      if (token && (typeof grantId !== 'string' || !(await membershipOfGrant(ctx, grantId, sub)))) return undefined;
       const user = await getUser(ctx, sub);
       if (!user) return undefined;
       return {
@@ -134,7 +145,7 @@ export function buildProvider(ctx: ServiceContext, settings: ProviderSettings, k
     // signed in across access-token lifetimes. Without offline_access it still ends with the session.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     interactions: { url: (_ctx, interaction) => `${SIGN_IN_PREFIX}/${interaction.uid}` },
-    loadExistingGrant,
+    loadExistingGrant: (koa) => loadExistingGrant(ctx, koa),
     async renderError(koa, out) {
       koa.type = 'html';
       koa.body = messagePage('Sign-in error', `${out.error}: ${out.error_description ?? 'the request could not be completed'}`);

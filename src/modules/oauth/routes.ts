@@ -7,10 +7,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Config } from '../../config.ts';
 import { DomainError, ValidationError } from '../../shared/errors.ts';
-import { getUser, signInVerifiedUser } from '../users/service.ts';
+import { getMembership, getUser, signInVerifiedUser } from '../users/service.ts';
 import { DASHBOARD_CLIENT_ID, dashboardRedirectUris } from './clients.ts';
+import { bindGrant, grantStillCurrent } from './grant-binding.ts';
 import { consentPage, signInPage } from './pages.ts';
-import { describeScope, OAUTH_PREFIX, SIGN_IN_PREFIX } from './provider.ts';
+import { describeScope, OAUTH_PREFIX, SIGN_IN_PREFIX, TOKEN_TTL_SECONDS } from './provider.ts';
 import { completeSignIn, type SignInMethod } from './service.ts';
 
 export interface OAuthRouteOptions {
@@ -185,14 +186,21 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
     scope.post<{ Params: { uid: string } }>(`${SIGN_IN_PREFIX}/:uid/consent`, { schema: hidden }, async (request, reply) => {
       const interaction = await details(request, reply);
       if (interaction.prompt.name !== 'consent' || !interaction.session?.accountId) throw new SignInExpiredError();
-      const grant = interaction.grantId
-        ? ((await provider.Grant.find(interaction.grantId)) ??
-          new provider.Grant({ accountId: interaction.session.accountId, clientId: String(interaction.params.client_id) }))
-        : new provider.Grant({ accountId: interaction.session.accountId, clientId: String(interaction.params.client_id) });
+      const accountId = interaction.session.accountId;
+      const membership = await getMembership(app.ctx, accountId);
+      if (!membership) throw new SignInExpiredError();
+      // Scopes are added to the grant of this membership only: never to one made for a membership
+      // that has since ended, whose old tokens would come back to life with it.
+      const existing =
+        interaction.grantId && (await grantStillCurrent(app.ctx, interaction.grantId, accountId))
+          ? await provider.Grant.find(interaction.grantId)
+          : undefined;
+      const grant = existing ?? new provider.Grant({ accountId, clientId: String(interaction.params.client_id) });
       const promptDetails = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
       if (promptDetails.missingOIDCScope) grant.addOIDCScope(promptDetails.missingOIDCScope.join(' '));
       if (promptDetails.missingOIDCClaims) grant.addOIDCClaims(promptDetails.missingOIDCClaims);
       const grantId = await grant.save();
+      if (!existing) await bindGrant(app.ctx, grantId, membership, TOKEN_TTL_SECONDS.Grant);
       const location = await provider.interactionResult(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
       return redirectTo(reply, location);
     });

@@ -3,9 +3,10 @@
 import type Provider from 'oidc-provider';
 import type { Principal, ServiceContext } from '../../shared/context.ts';
 import { UnauthorizedError } from '../../shared/errors.ts';
-import { ALL_SCOPES, isScope } from '../api-keys/scopes.ts';
-import { getMembership } from '../users/service.ts';
+import { isScope } from '../api-keys/scopes.ts';
+import { scopesOfRole } from '../users/roles.ts';
 import { isFirstPartyClient } from './clients.ts';
+import { membershipOfGrant } from './grant-binding.ts';
 import { deleteExpiredPayloads, findPayload, findPayloadBy } from './repo.ts';
 
 // The OpenID scopes, named in the API document beside the API-key scopes.
@@ -28,7 +29,8 @@ interface AccessTokenPayload {
  * Resolves an access token to the calling user and company. Read from the store on every request
  * (like an API key), so a revoked token, a signed-out session, a revoked grant or a removed
  * membership fails on the very next request, on every server. The first-party dashboard's tokens
- * carry every API scope; another client's only the API scopes the user granted it.
+ * carry every API scope the user's role allows (users/roles.ts); another client's only those of
+ * them the user granted it.
  */
 export async function authenticateAccessToken(ctx: ServiceContext, token: string): Promise<Principal> {
   const invalid = new UnauthorizedError('Invalid or expired access token');
@@ -43,12 +45,15 @@ export async function authenticateAccessToken(ctx: ServiceContext, token: string
   if (payload.expiresWithSession && (!payload.sessionUid || !(await findPayloadBy(ctx.db, 'Session', 'uid', payload.sessionUid, now)))) {
     throw invalid;
   }
-  const membership = await getMembership(ctx, payload.accountId);
-  if (!membership) throw new UnauthorizedError('This user no longer belongs to a company');
-  const granted = (payload.scope ?? '').split(' ').filter(isScope);
+  // The membership the token's grant was made for, still there: not merely a membership of the user.
+  const membership = await membershipOfGrant(ctx, payload.grantId, payload.accountId);
+  if (!membership) throw new UnauthorizedError('This user no longer belongs to the company this token was issued for');
+  // The role bounds the scopes, read live: a MEMBER's token never writes what only an ADMIN may.
+  const allowed = scopesOfRole(membership.role);
+  const granted = (payload.scope ?? '').split(' ').filter((scope) => isScope(scope) && allowed.includes(scope));
   return {
     companyId: membership.companyId,
-    scopes: isFirstPartyClient(payload.clientId) ? ALL_SCOPES : granted,
+    scopes: isFirstPartyClient(payload.clientId) ? allowed : granted,
     apiKeyId: null,
     userId: payload.accountId,
     role: membership.role,

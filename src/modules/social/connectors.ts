@@ -23,6 +23,12 @@ export interface SocialConnector {
   displayName: string;
   usesPkce: boolean;
   usesNonce: boolean;
+  /**
+   * The provider's code is bound to the browser's own attempt: PKCE, or a nonce checked in the ID
+   * token. Without either, a code leaked from someone else's sign-in could be redeemed with an
+   * attacker's own state (code injection), so such a connector signs nobody in (service.ts).
+   */
+  bindsCode: boolean;
   /** Where to send the browser. May fetch the provider's discovery document (first use only). */
   authorizationUrl(checks: UpstreamChecks): Promise<URL>;
   /**
@@ -72,7 +78,12 @@ function oidcConnector(
         undefined,
         // LinkedIn accepts only client_secret_post; Google accepts it too.
         oidc.ClientSecretPost(settings.clientSecret),
-        { timeout: timeoutSeconds, execute: isPlainHttp(settings.issuer) ? [oidc.allowInsecureRequests] : [] },
+        {
+          timeout: timeoutSeconds,
+          // The ID token's signature is checked against the provider's published keys (jwks_uri):
+          // a token signed with any other key is refused, whatever it claims.
+          execute: [...(isPlainHttp(settings.issuer) ? [oidc.allowInsecureRequests] : []), oidc.enableNonRepudiationChecks],
+        },
       )
       .catch((error: unknown) => {
         discovered = undefined;
@@ -86,6 +97,7 @@ function oidcConnector(
     displayName: PROVIDER_NAMES[provider],
     usesPkce: settings.pkce,
     usesNonce,
+    bindsCode: settings.pkce || usesNonce,
     async authorizationUrl(checks) {
       return oidc.buildAuthorizationUrl(await configuration(), {
         redirect_uri: checks.redirectUri,
@@ -140,6 +152,7 @@ function facebookConnector(settings: FacebookSettings, timeoutSeconds: number): 
     displayName: PROVIDER_NAMES.facebook,
     usesPkce: settings.pkce,
     usesNonce: false,
+    bindsCode: settings.pkce,
     async authorizationUrl(checks) {
       return oidc.buildAuthorizationUrl(config, {
         redirect_uri: checks.redirectUri,
@@ -174,7 +187,7 @@ function facebookConnector(settings: FacebookSettings, timeoutSeconds: number): 
 export function buildSocialConnectors(settings: SocialSettings): SocialConnectors {
   const connectors = new Map<SocialProvider, SocialConnector>();
   // Google echoes the nonce in its ID token; LinkedIn does not, so asking it to would fail every
-  // sign-in (docs/decisions.md, "Social sign-in: PKCE, state and nonce").
+  // sign-in, and its code is bound only with LINKEDIN_PKCE (docs/identity.md, "LinkedIn").
   if (settings.google) connectors.set('google', oidcConnector('google', settings.google, settings.timeoutSeconds, true));
   if (settings.linkedin) connectors.set('linkedin', oidcConnector('linkedin', settings.linkedin, settings.timeoutSeconds, false));
   if (settings.facebook) connectors.set('facebook', facebookConnector(settings.facebook, settings.timeoutSeconds));

@@ -36,9 +36,12 @@ export function socialRedirectUri(baseUrl: string, provider: string): string {
   return `${baseUrl}${CALLBACK_PREFIX}/${provider}`;
 }
 
-/** The buttons for the sign-in page: one per configured provider, in a fixed order. */
+/**
+ * The buttons for the sign-in page: one per configured provider whose code is bound to the browser
+ * (PKCE or nonce), in a fixed order. One that is not signs nobody in, so it gets no button.
+ */
 export function socialSignInMethods(connectors: SocialConnectors): SignInMethod[] {
-  return [...connectors.values()].map((connector) => ({
+  return [...connectors.values()].filter((connector) => connector.bindsCode).map((connector) => ({
     id: connector.provider,
     label: connector.displayName,
     startPath: (uid: string) => `${SIGN_IN_PREFIX}/${encodeURIComponent(uid)}/${connector.provider}`,
@@ -58,6 +61,13 @@ const FAILURE_PAGES: Record<SocialSignInFailure, { status: number; title: string
     advice:
       'We can only sign you in when the provider confirms that the e-mail address on your account is verified. ' +
       'Verify your address with the provider (or add one), then try again, or choose another way to sign in.',
+  },
+  unbound: {
+    status: 403,
+    title: 'Sign-in method unavailable',
+    advice:
+      'A code from this provider could be replayed from another person\'s sign-in, so it is not accepted. Choose another way to sign in. ' +
+      '(Operators: see docs/identity.md, "Social sign-in providers".)',
   },
   provider_failed: {
     status: 502,
@@ -81,6 +91,14 @@ export function describeFailure(error: unknown): string {
 
 export async function socialRoutes(app: FastifyInstance, options: SocialRouteOptions): Promise<void> {
   const { provider, connectors, config } = options;
+  for (const connector of connectors.values()) {
+    if (!connector.bindsCode) {
+      app.log.warn(
+        { provider: connector.provider },
+        `${connector.displayName} sign-in is configured but off: its code is bound to the browser neither by PKCE nor by a nonce (docs/identity.md)`,
+      );
+    }
+  }
   const secure = new URL(config.baseUrl).protocol === 'https:';
   const connectorFor = (name: string): SocialConnector => {
     const connector = isSocialProvider(name) ? connectors.get(name) : undefined;

@@ -33,7 +33,9 @@ export type SocialSignInFailure =
   /** The provider could not vouch for an e-mail address: nothing is linked or created. */
   | 'email_not_verified'
   /** The provider was unreachable, slow, or answered something invalid. */
-  | 'provider_failed';
+  | 'provider_failed'
+  /** The provider's code cannot be bound to this browser (no PKCE, no nonce): it signs nobody in. */
+  | 'unbound';
 
 /** A sign-in that cannot go on; the callback shows a page explaining which kind. */
 export class SocialSignInError extends Error {
@@ -55,6 +57,18 @@ function sameString(a: string, b: string): boolean {
 }
 
 /**
+ * A code not bound to the browser's attempt (no PKCE, no nonce in the ID token) could be one leaked
+ * from another person's sign-in, redeemed with the attacker's own state: it would sign the attacker
+ * in as that person, or create an account in their name that their next sign-in elsewhere reaches.
+ * No linking rule makes that safe, so such a provider signs nobody in.
+ */
+function assertBindsCode(connector: SocialConnector): void {
+  if (!connector.bindsCode) {
+    throw new SocialSignInError('unbound', `${connector.displayName} sign-in is off on this server: it cannot bind ${connector.displayName}'s answer to your browser`);
+  }
+}
+
+/**
  * Starts the upstream flow for an authorization request waiting at our sign-in page: remembers
  * the PKCE verifier, nonce and interaction, and returns where to send the browser and the state
  * to bind to the browser (as a cookie) so that only this browser can finish it.
@@ -64,6 +78,7 @@ export async function startSocialSignIn(
   connector: SocialConnector,
   input: { interactionUid: string; redirectUri: string },
 ): Promise<{ location: URL; state: string }> {
+  assertBindsCode(connector);
   const state = oidc.randomState();
   const checks = { redirectUri: input.redirectUri, state, nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier() };
   let location: URL;
@@ -97,6 +112,7 @@ export async function finishSocialSignIn(
   connector: SocialConnector,
   input: { callbackUrl: URL; redirectUri: string; browserState: string | undefined },
 ): Promise<{ interactionUid: string; signedIn: SignedInUser; profile: ExternalProfile }> {
+  assertBindsCode(connector);
   const state = input.callbackUrl.searchParams.get('state') ?? '';
   if (!state || !input.browserState || !sameString(state, input.browserState)) {
     throw new SocialSignInError('expired', 'This sign-in was not started in this browser, or has expired');

@@ -187,7 +187,5 @@ export async function acceptInvitation(ctx: ServiceContext, user: UserRow): Prom
   const now = ctx.clock.now();
   const invitation = await claimOpenInvitation(ctx.db, user.email, user.id, now);
   if (!invitation) return undefined;
-  const membership: MembershipRow = { userId: user.id, companyId: invitation.companyId, role: invitation.role, createdAt: now };
-  await insertMembership(ctx.db, membership);
-  return membership;
+  return insertMembership(ctx.db, { id: randomUUID(), userId: user.id, companyId: invitation.companyId, role: invitation.role, createdAt: now });
 }

@@ -49,11 +49,19 @@ export async function findMembershipOfUser(db: Db, userId: string): Promise<Memb
   return row;
 }
 
-export async function insertMembership(db: Db, row: MembershipRow): Promise<void> {
-  await db.insert(memberships).values(row).onConflictDoUpdate({
-    target: [memberships.userId, memberships.companyId],
-    set: { role: row.role },
-  });
+/** Inserts the membership (or sets the role of the one already there) and answers the stored row. */
+export async function insertMembership(db: Db, row: MembershipRow): Promise<MembershipRow> {
+  const [stored] = await db
+    .insert(memberships)
+    .values(row)
+    .onConflictDoUpdate({ target: [memberships.userId, memberships.companyId], set: { role: row.role } })
+    .returning();
+  return stored;
+}
+
+export async function findMembershipById(db: Db, id: string): Promise<MembershipRow | undefined> {
+  const [row] = await db.select().from(memberships).where(eq(memberships.id, id)).limit(1);
+  return row;
 }
 
 export async function deleteMembership(db: Db, userId: string, companyId: string): Promise<boolean> {

@@ -7,6 +7,7 @@ import { unstorableText } from '../../shared/storable-text.ts';
 import { createCompany } from '../companies/service.ts';
 import { acceptInvitation } from './members.ts';
 import {
+  findMembershipById,
   findMembershipOfUser,
   findUser,
   insertMembership,
@@ -26,6 +27,8 @@ export interface UserView {
 }
 
 export interface MembershipView {
+  /** This joining of the company: a person who leaves and joins again has a new one. */
+  id: string;
   userId: string;
   companyId: string;
   role: Role;
@@ -64,7 +67,7 @@ function toUserView(row: UserRow): UserView {
 }
 
 function toMembershipView(row: MembershipRow): MembershipView {
-  return { userId: row.userId, companyId: row.companyId, role: row.role };
+  return { id: row.id, userId: row.userId, companyId: row.companyId, role: row.role };
 }
 
 function bounded(value: string | undefined, max: number): string | null {
@@ -81,9 +84,7 @@ export async function acceptInvitationOrCreateCompany(ctx: ServiceContext, user:
   const invited = await acceptInvitation(ctx, user);
   if (invited) return invited;
   const company = await createCompany(ctx, { name: `${user.name ?? user.email.split('@')[0]}'s company`.slice(0, 200) });
-  const membership: MembershipRow = { userId: user.id, companyId: company.id, role: 'ADMIN', createdAt: ctx.clock.now() };
-  await insertMembership(ctx.db, membership);
-  return membership;
+  return insertMembership(ctx.db, { id: randomUUID(), userId: user.id, companyId: company.id, role: 'ADMIN', createdAt: ctx.clock.now() });
 }
 
 /**
@@ -128,3 +129,8 @@ export async function getMembership(ctx: ServiceContext, userId: string): Promis
   return row ? toMembershipView(row) : undefined;
 }
 
+/** One membership by its id; undefined once it has ended (the member was removed). */
+export async function getMembershipById(ctx: ServiceContext, id: string): Promise<MembershipView | undefined> {
+  const row = await findMembershipById(ctx.db, id);
+  return row ? toMembershipView(row) : undefined;
+}

@@ -1,4 +1,4 @@
-import { pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable('users', {
   id: uuid('id').primaryKey(),
@@ -12,12 +12,14 @@ export const users = pgTable('users', {
 export const memberships = pgTable(
   'memberships',
   {
+    /** New for each joining: tokens are bound to it (a person who leaves and joins again gets another). */
+    id: uuid('id').notNull(),
     userId: uuid('user_id').notNull(),
     companyId: uuid('company_id').notNull(),
     role: text('role').$type<'ADMIN' | 'MEMBER'>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.companyId] })],
+  (table) => [primaryKey({ columns: [table.userId, table.companyId] }), uniqueIndex('memberships_id_idx').on(table.id)],
 );
 
 /** An invitation to join a company; accepted by signing in with the (verified) e-mail address. */
