@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { runWebhookWorkerOnce } from '../../src/modules/webhooks/delivery-worker.ts';
+import { scrubDeliveriesMentioning } from '../../src/modules/webhooks/service.ts';
 import { createWebhookTransport, type WebhookTransport } from '../../src/modules/webhooks/transport.ts';
 import { makeListing } from '../helpers/factories.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
@@ -149,5 +150,44 @@ describe('an answer that arrives after the erasure keeps no body', () => {
           WHERE strpos(d.payload, ${person.email}) > 0`,
     );
     expect(row.response_body).toContain(person.email);
+  });
+
+  // PostgreSQL only (the embedded database runs one transaction at a time): the answer is written
+  // while the erasure's transaction is still open, having rewritten the delivery's body. The write
+  // waits for it and then sees the rewritten body: no body is stored.
+  it.runIf(process.env.DATABASE_URL)('an answer written while the erasure is still committing', async () => {
+    const person = { firstName: 'Concurrent', lastName: 'Erasington', email: 'concurrent.erasure@example.com' };
+    const applied = await t.app.inject({
+      method: 'POST',
+      url: '/public/v1/applications',
+      headers: tenant.headers,
+      payload: { jobListingId: listingId, candidate: person },
+    });
+    expect(applied.statusCode, applied.body).toBe(201);
+    const request = receiver.nextRequest();
+    const sending = work();
+    await request;
+    let commit!: () => void;
+    let rewritten!: () => void;
+    const bodyRewritten = new Promise<void>((resolve) => (rewritten = resolve));
+    // The erasure's rewrite of the delivery log, its transaction held open.
+    const erasure = t.ctx.db.transaction(async (tx) => {
+      await scrubDeliveriesMentioning(tx, tenant.companyId, [person.email], (text) => text.replaceAll(person.email, '[erased]'));
+      rewritten();
+      await new Promise<void>((resolve) => (commit = resolve));
+    });
+    await bodyRewritten;
+    receiver.release(200);
+    // Long enough for the outcome write to reach the delivery row and wait on it.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    commit();
+    await erasure;
+    await sending;
+    const [row] = await queryRows<{ response_body: string | null; payload: string }>(
+      t.database.db,
+      sql`SELECT a.response_body, d.payload FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+          WHERE d.company_id = ${tenant.companyId} AND strpos(d.payload, '[erased]') > 0`,
+    );
+    expect(row).toEqual({ response_body: null, payload: expect.not.stringContaining(person.email) });
   });
 });
