@@ -120,8 +120,9 @@ export async function measureWebhookFairness(bench: FairnessBench): Promise<void
     // The hanging company's backlog: 10 events, 1,000 deliveries, then 2 events a second throughout.
     await hangingEvents(10);
     const feeder = setInterval(() => void hangingEvents(1).catch(() => {}), 500);
+    // Measured once its sends hang: every slot it may hold is held (a hundred with the defaults).
     const hangStart = performance.now();
-    while (origin.hangingRequests === 0 && performance.now() - hangStart < 30_000) await sleep(50);
+    while (origin.hangingRequests < HANGING_SUBSCRIPTIONS && performance.now() - hangStart < 30_000) await sleep(50);
 
     const stages = new Map(
       await bench.withPg(async (c) =>
@@ -131,9 +132,20 @@ export async function measureWebhookFairness(bench: FairnessBench): Promise<void
       ),
     );
     const ids = [...stages.keys()];
+    // Not timed: the last application's move, awaited, so both workers are up and connected.
+    const warmUp = ids[ids.length - 1];
+    const warmStatus = stages.get(warmUp) === 'IN_REVIEW' ? 'INTERVIEW' : 'IN_REVIEW';
+    const warm = await fetch(`${api}/applications/${warmUp}/status`, {
+      method: 'PATCH',
+      headers: { 'x-api-key': healthy.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: warmStatus }),
+    });
+    if (!warm.ok) throw new Error(`PATCH status: ${warm.status} ${await warm.text()}`);
+    const warmBy = performance.now() + 30_000;
+    while (!origin.byApplication.has(warmUp) && performance.now() < warmBy) await sleep(20);
     // Moves at a steady pace, not one after the other's delivery: a slow delivery must not slow
     // the moves down and so hide itself. Long enough to span a few send deadlines (10 s each).
-    const moves = bench.quick ? 100 : Math.min(200, ids.length);
+    const moves = bench.quick ? 100 : Math.min(200, ids.length - 1);
     const gapMs = bench.quick ? 200 : 150;
     const answered = new Map<string, number>();
     const headers = { 'x-api-key': healthy.key, 'content-type': 'application/json' };
