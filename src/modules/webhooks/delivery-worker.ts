@@ -339,13 +339,15 @@ function outcomeRecorder(deps: WorkerDeps): OutcomeRecorder {
   let failureWriters = 0;
 
   async function recordFailure(sent: SentAttempt): Promise<boolean> {
-    if (failureWriters >= FAILURE_WRITERS) await new Promise<void>((resolve) => failures.push(resolve));
-    failureWriters++;
+    if (failureWriters < FAILURE_WRITERS) failureWriters++;
+    // A writer that finishes hands its place to the next waiting one.
+    else await new Promise<void>((resolve) => failures.push(resolve));
     try {
       return await recordAttempt(deps, sent);
     } finally {
-      failureWriters--;
-      failures.shift()?.();
+      const next = failures.shift();
+      if (next) next();
+      else failureWriters--;
     }
   }
 
