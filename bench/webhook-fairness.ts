@@ -120,8 +120,9 @@ export async function measureWebhookFairness(bench: FairnessBench): Promise<void
     // The hanging company's backlog: 10 events, 1,000 deliveries, then 2 events a second throughout.
     await hangingEvents(10);
     const feeder = setInterval(() => void hangingEvents(1).catch(() => {}), 500);
+    // Measured once its sends hang: every slot it may hold is held (a hundred with the defaults).
     const hangStart = performance.now();
-    while (origin.hangingRequests === 0 && performance.now() - hangStart < 30_000) await sleep(50);
+    while (origin.hangingRequests < HANGING_SUBSCRIPTIONS && performance.now() - hangStart < 30_000) await sleep(50);
 
     const stages = new Map(
       await bench.withPg(async (c) =>
@@ -131,9 +132,20 @@ export async function measureWebhookFairness(bench: FairnessBench): Promise<void
       ),
     );
     const ids = [...stages.keys()];
+    // Not timed: the last application's move, awaited, so both workers are up and connected.
+    const warmUp = ids[ids.length - 1];
+    const warmStatus = stages.get(warmUp) === 'IN_REVIEW' ? 'INTERVIEW' : 'IN_REVIEW';
+    const warm = await fetch(`${api}/applications/${warmUp}/status`, {
+      method: 'PATCH',
+      headers: { 'x-api-key': healthy.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: warmStatus }),
+    });
+    if (!warm.ok) throw new Error(`PATCH status: ${warm.status} ${await warm.text()}`);
+    const warmBy = performance.now() + 30_000;
+    while (!origin.byApplication.has(warmUp) && performance.now() < warmBy) await sleep(20);
     // Moves at a steady pace, not one after the other's delivery: a slow delivery must not slow
     // the moves down and so hide itself. Long enough to span a few send deadlines (10 s each).
-    const moves = bench.quick ? 100 : Math.min(200, ids.length);
+    const moves = bench.quick ? 100 : Math.min(200, ids.length - 1);
     const gapMs = bench.quick ? 200 : 150;
     const answered = new Map<string, number>();
     const headers = { 'x-api-key': healthy.key, 'content-type': 'application/json' };
@@ -155,12 +167,13 @@ export async function measureWebhookFairness(bench: FairnessBench): Promise<void
     const duplicates = [...origin.arrivals.values()].reduce((sum, times) => sum + times.length - 1, 0);
     const stats = await bench.withPg(async (c) => {
       const attempts = await c.query(
-        `select d.company_id, count(*)::int as n, count(*) filter (where a.error = 'TIMEOUT')::int as timeouts
+        `select d.company_id, count(*)::int as n, count(*) filter (where a.error = 'TIMEOUT')::int as timeouts,
+                string_agg(distinct coalesce(a.error, a.status_code::text), ',') filter (where a.status_code is null or a.status_code >= 300) as failures
          from webhook_delivery_attempts a join webhook_deliveries d on d.id = a.delivery_id
          where d.company_id = any($1::uuid[]) and a.attempted_at > now() - interval '10 minutes' group by d.company_id`,
         [companies],
       );
-      const by = new Map(attempts.rows.map((row: { company_id: string; n: number; timeouts: number }) => [row.company_id, row]));
+      const by = new Map(attempts.rows.map((row: { company_id: string; n: number; timeouts: number; failures: string | null }) => [row.company_id, row]));
       // Circuits open now (the column is absent before the circuit breaker existed).
       const hasCircuit = (await c.query(`select 1 from information_schema.columns where table_name = 'webhook_subscriptions' and column_name = 'circuit_open_until'`)).rowCount;
       const open = hasCircuit
@@ -171,7 +184,8 @@ export async function measureWebhookFairness(bench: FairnessBench): Promise<void
     const p50 = percentile(samples, 50);
     const p99 = percentile(samples, 99);
     const note =
-      `${delivered} of ${moves} delivered, ${stats.healthy?.timeouts ?? 0} time-outs, ${duplicates} duplicates; ` +
+      `${delivered} of ${moves} delivered, ${stats.healthy?.timeouts ?? 0} time-outs, ${duplicates} duplicates` +
+      `${stats.healthy?.failures ? ` (failed attempts: ${stats.healthy.failures})` : ''}; ` +
       `hanging company: ${origin.hangingRequests} requests hung, ${stats.hanging?.timeouts ?? 0} time-outs recorded, ` +
       `circuits open at the end: ${stats.open ?? 'n/a'} of ${HANGING_SUBSCRIPTIONS}`;
     bench.figure('webhook_fair_p50_ms', Number.isFinite(p50) ? p50 : null, 'ms', 'reference', null, 'another company has 100 hanging subscriptions');

@@ -319,6 +319,12 @@ interface OutcomeRecorder {
 
 /** Successes written in one statement at most this many at a time. */
 const RECORD_BATCH = 500;
+/**
+ * Failed attempts written at once, at most. A company's hanging endpoints time out together (their
+ * sends were claimed together): a hundred one-attempt transactions at once would queue every other
+ * use of the pool, the next claim and other companies' outcomes, behind them.
+ */
+const FAILURE_WRITERS = 2;
 
 /**
  * Writes attempt outcomes. Successes, the common case at volume, are grouped: the first is written
@@ -329,6 +335,21 @@ const RECORD_BATCH = 500;
 function outcomeRecorder(deps: WorkerDeps): OutcomeRecorder {
   let queue: Array<{ sent: SentAttempt; resolve: (applied: boolean) => void; reject: (error: unknown) => void }> = [];
   let running: Promise<void> | undefined;
+  const failures: Array<() => void> = [];
+  let failureWriters = 0;
+
+  async function recordFailure(sent: SentAttempt): Promise<boolean> {
+    if (failureWriters < FAILURE_WRITERS) failureWriters++;
+    // A writer that finishes hands its place to the next waiting one.
+    else await new Promise<void>((resolve) => failures.push(resolve));
+    try {
+      return await recordAttempt(deps, sent);
+    } finally {
+      const next = failures.shift();
+      if (next) next();
+      else failureWriters--;
+    }
+  }
 
   async function flush(): Promise<void> {
     while (queue.length > 0) {
@@ -361,7 +382,7 @@ function outcomeRecorder(deps: WorkerDeps): OutcomeRecorder {
 
   return {
     record(sent) {
-      if (sent.outcome.subscription !== 'healthy') return recordAttempt(deps, sent);
+      if (sent.outcome.subscription !== 'healthy') return recordFailure(sent);
       return new Promise((resolve, reject) => {
         queue.push({ sent, resolve, reject });
         running ??= flush();
