@@ -12,7 +12,7 @@ export const webhookSubscriptions = pgTable('webhook_subscriptions', {
   previousSecret: text('previous_secret'),
   previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true }),
   failingSince: timestamp('failing_since', { withTimezone: true }),
-  /** Failed attempts in a row; at the worker's threshold the circuit opens (migration 0025). */
+  /** Failed attempts in a row; at the worker's threshold the circuit opens (migration 0027). */
   consecutiveFailures: integer('consecutive_failures').notNull().default(0),
   /** While in the future, no delivery of the subscription is claimed; after it, one probe at a time. */
   circuitOpenUntil: timestamp('circuit_open_until', { withTimezone: true }),
