@@ -19,6 +19,7 @@ export function refusalAdvice(status: number, retryAt: number | undefined, now: 
 
 function duration(seconds: number): string {
   if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
-  const minutes = Math.ceil(seconds / 60);
+  // Rounded, not raised: a Retry-After of 60 s read a moment late (61 s) is still "1 minute".
+  const minutes = Math.max(1, Math.round(seconds / 60));
   return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 }

@@ -32,7 +32,8 @@ export function ErrorMessage({ error, title = 'Something went wrong' }: { error:
       <Text size="sm">
         {apiError ? `${apiError.message} (${apiError.code}, HTTP ${apiError.status})` : String((error as Error).message ?? error)}
       </Text>
-      {apiError && <RefusalAdvice error={apiError} />}
+      {/* Keyed by the error: a new refusal starts its countdown from now, not from an older clock. */}
+      {apiError && <RefusalAdvice key={apiError.retryAt ?? 0} error={apiError} />}
       {apiError && apiError.details.length > 0 && (
         <ul style={{ margin: '4px 0 0', paddingLeft: 20 }}>
           {apiError.details.map((detail, index) => (

@@ -14,6 +14,7 @@ describe('refusalAdvice', () => {
     expect(refusalAdvice(429, retryAt, now + 41_001)).toMatch(/Try again in 1 second\.$/);
     expect(refusalAdvice(429, retryAt, retryAt)).toMatch(/You can try again now\.$/);
     expect(refusalAdvice(429, now + 90_000, now)).toMatch(/Try again in 2 minutes\.$/);
+    expect(refusalAdvice(429, now + 61_000, now)).toMatch(/Try again in 1 minute\.$/);
     expect(refusalAdvice(429, undefined, now)).toMatch(/Try again in a minute\.$/);
   });
 
