@@ -15,6 +15,17 @@ export interface ServiceContext {
   notifications?: { listen(channel: string, listener: NotificationListener): Promise<() => Promise<void>> } | undefined;
   /** The languages listings are machine-translated into when their texts are written (TRANSLATOR_LANGUAGES). */
   translatorLanguages?: readonly string[] | undefined;
+  /** Set inside withTransaction: `db` is that transaction, and a nested withTransaction joins it. */
+  inTransaction?: true | undefined;
+}
+
+/**
+ * Runs `work` in one transaction: a new one, or the caller's when `ctx` is already inside one (so a
+ * service of another module joins the caller's transaction through its context, never a bare `tx`).
+ */
+export async function withTransaction<T>(ctx: ServiceContext, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
+  if (ctx.inTransaction) return work(ctx);
+  return ctx.db.transaction((tx) => work({ ...ctx, db: tx, inTransaction: true }));
 }
 
 /** Who is calling: resolved by the auth plugin from an API key or a user's access token. */
