@@ -3,11 +3,18 @@
 // 401 refreshes once and sends the request again. A 429 or 503 is retried by the SDK only when its
 // Retry-After is a few seconds: a longer wait is shown to the person (with when to try again) rather
 // than spent behind a spinner.
-import { createRecruitingClient, retryAfterMs, type Schemas as SdkSchemas } from '@recruiting/sdk';
+import { createRecruitingClient, retryAfterMs, type paths, type Schemas as SdkSchemas } from '@recruiting/sdk';
 import { useCallback, useEffect, useState } from 'react';
 import { accessToken, recoverFromUnauthorized } from './auth';
 
 export type Schemas = SdkSchemas;
+
+/** The JSON body an operation takes, as the SDK types it: `RequestBody<'/public/v1/job-listings', 'post'>`. */
+export type RequestBody<Path extends keyof paths, Method extends keyof paths[Path]> = paths[Path][Method] extends {
+  requestBody: { content: { 'application/json': infer Body } };
+}
+  ? Body
+  : never;
 
 /** A 401 (the access token expired or was revoked): refresh once, then send the request again. */
 async function fetchWithRefresh(request: Request): Promise<Response> {
@@ -54,26 +61,32 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
+const sameDeps = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((value, index) => Object.is(value, b[index]));
+
 /** Loads on mount and whenever `deps` change; reload() loads again. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: Error | undefined; loading: boolean }>({
+  const [round, setRound] = useState(0);
+  const wanted = [...deps, round];
+  // What the last answer was for: loading is "that is not what is wanted now", so nothing is set
+  // when a load starts, and the previous data stays shown until the next answer replaces it.
+  const [state, setState] = useState<{ data: T | undefined; error: Error | undefined; for: unknown[] | undefined }>({
     data: undefined,
     error: undefined,
-    loading: true,
+    for: undefined,
   });
-  const [round, setRound] = useState(0);
   useEffect(() => {
     let live = true;
-    setState((previous) => ({ ...previous, loading: true, error: undefined }));
     load().then(
-      (data) => live && setState({ data, error: undefined, loading: false }),
-      (error: Error) => live && setState((previous) => ({ data: previous.data, error, loading: false })),
+      (data) => live && setState({ data, error: undefined, for: wanted }),
+      (error: Error) => live && setState((previous) => ({ data: previous.data, error, for: wanted })),
     );
     return () => {
       live = false;
     };
+    // The caller names what the load depends on (`deps`), as with useEffect's own list.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [...deps, round]);
+  }, wanted);
   const reload = useCallback(() => setRound((n) => n + 1), []);
-  return { ...state, reload };
+  const loading = state.for === undefined || !sameDeps(state.for, wanted);
+  return { data: state.data, error: loading ? undefined : state.error, loading, reload };
 }

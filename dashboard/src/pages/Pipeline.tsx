@@ -1,6 +1,6 @@
 import { Alert, Badge, Card, Drawer, Group, Paper, ScrollArea, Select, Stack, Text, Timeline, Title, UnstyledButton } from '@mantine/core';
 import { DndContext, KeyboardSensor, PointerSensor, pointerWithin, rectIntersection, useDraggable, useDroppable, useSensor, useSensors, type CollisionDetection, type DragEndEvent } from '@dnd-kit/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api, ApiError, call, useLoad, type Schemas } from '../api';
 import { Notice } from '../components';
 import { ListingPicker, type PickedListing } from '../listing-picker';
@@ -143,22 +143,26 @@ function ApplicationDrawer({ id, onClose }: { id: string; onClose: () => void })
 export function PipelinePage() {
   // The newest listing is shown first; any other is found by typing in the picker.
   const newest = useLoad(() => call(api.GET('/public/v1/job-listings', { params: { query: { size: 1 } } })), []);
-  const [picked, setPicked] = useState<PickedListing | null>(null);
+  // Undefined until the person picks one: until then, the newest.
+  const [chosen, setPicked] = useState<PickedListing | null>();
+  const newestListing = newest.data?.data[0];
+  const picked = chosen !== undefined ? chosen : newestListing ? { id: newestListing.id, label: newestListing.position.value } : null;
   const listing = picked?.id ?? null;
   const [open, setOpen] = useState<string>();
   const [conflict, setConflict] = useState<string>();
   const [error, setError] = useState<unknown>();
   const [moved, setMoved] = useState<string>();
   const [local, setLocal] = useState<Application[]>();
-  useEffect(() => {
-    const first = newest.data?.data[0];
-    if (first) setPicked((current) => current ?? { id: first.id, label: first.position.value });
-  }, [newest.data]);
   const applications = useLoad(
     () => (listing ? call(api.GET('/public/v1/applications', { params: { query: { jobListingId: listing, size: 100 } } })) : Promise.resolve(undefined)),
     [listing],
   );
-  useEffect(() => setLocal(applications.data?.data), [applications.data]);
+  // The board as shown (a move appears before the server answers); each new answer starts it again.
+  const [localOf, setLocalOf] = useState(applications.data);
+  if (localOf !== applications.data) {
+    setLocalOf(applications.data);
+    setLocal(applications.data?.data);
+  }
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }), useSensor(KeyboardSensor));
 
   const move = async (application: Application, to: Stage) => {

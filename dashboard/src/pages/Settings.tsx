@@ -1,5 +1,5 @@
 import { Badge, Button, Card, Group, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api, call, useLoad, type Schemas } from '../api';
 import { ConfirmDialog, FormActions, Notice, ResourceTable, useAction } from '../components';
 import { ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin, useSession } from '../ui';
@@ -22,11 +22,14 @@ function CompanyForm({ company, onSaved }: { company: Schemas['CompanySettings']
   const [review, setReview] = useState(company.requiresListingReview);
   const [saved, setSaved] = useState(false);
   const saving = useAction();
-  useEffect(() => {
+  // The saved settings, once they come back, are what the form shows.
+  const [shown, setShown] = useState(company);
+  if (shown !== company) {
+    setShown(company);
     setName(company.name);
     setLanguage(company.defaultLanguage);
     setReview(company.requiresListingReview);
-  }, [company]);
+  }
   const languages = LANGUAGES.some((item) => item.value === company.defaultLanguage)
     ? LANGUAGES
     : [...LANGUAGES, { value: company.defaultLanguage, label: company.defaultLanguage }];

@@ -186,7 +186,7 @@ function Detail({ subscription, onChanged }: { subscription: Subscription; onCha
         onChange={(event) => {
           const active = event.currentTarget.checked;
           void run('active', async () => {
-            await call(api.PATCH('/public/v1/webhooks/{id}', { params: { path: { id: subscription.id } }, body: { active } as never }));
+            await call(api.PATCH('/public/v1/webhooks/{id}', { params: { path: { id: subscription.id } }, body: { active } }));
             onChanged();
           });
         }}

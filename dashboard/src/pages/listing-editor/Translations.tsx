@@ -1,0 +1,122 @@
+// The translations tab: a human translation of every translated text into one language at a time.
+import { Stack, Text } from '@mantine/core';
+import { useCallback, useState } from 'react';
+import { api, call, useLoad } from '../../api';
+import { FieldGroup, FormActions, Notice, useAction } from '../../components';
+import { languageLabel } from '../../languages';
+import { ErrorMessage, Loading } from '../../ui';
+import { bodyOfDraft, draftOf, draftProblems, SINGLE_TEXTS, type Draft, type SingleKey } from './draft';
+import type { Listing } from './form';
+import { LanguagePicker } from './LanguagePicker';
+import { TranslatedField } from './TranslatedField';
+
+export function Translations({ listing }: { listing: Listing }) {
+  const source = listing.position.sourceLanguage;
+  const [language, setLanguage] = useState<string>();
+  const [draft, setDraft] = useState<Draft>();
+  const [saved, setSaved] = useState(false);
+  const [round, setRound] = useState(0);
+  const saving = useAction();
+  const shown = useLoad(
+    () =>
+      language
+        ? call(api.GET('/public/v1/job-listings/{id}', { params: { path: { id: listing.id } }, headers: { 'accept-language': language } }))
+        : Promise.resolve(undefined),
+    [language, listing.id, listing.updatedAt],
+  );
+  // Each answer fills the form again (after a save too). From what useLoad kept: a late answer for
+  // the language switched away from never fills the form.
+  const [draftOfData, setDraftOfData] = useState(shown.data);
+  if (draftOfData !== shown.data) {
+    setDraftOfData(shown.data);
+    if (shown.data) setDraft(draftOf(shown.data));
+  }
+  const problems = draft ? draftProblems(draft) : [];
+  const body = draft ? bodyOfDraft(draft) : {};
+  const save = () =>
+    void saving.run(async () => {
+      setSaved(false);
+      if (!language) return;
+      await call(api.PUT('/public/v1/job-listings/{id}/translations/{lang}', { params: { path: { id: listing.id, lang: language } }, body }));
+      setSaved(true);
+      setRound((n) => n + 1);
+      shown.reload();
+    });
+  const texts = shown.data;
+  const choose = useCallback((next: string) => {
+    setSaved(false);
+    setDraft(undefined);
+    setLanguage(next);
+  }, []);
+  const setSingle = (key: SingleKey) => (value: string) => setDraft((current) => current && { ...current, single: { ...current.single, [key]: value } });
+  const setAt = (list: 'benefits' | 'skills', index: number) => (value: string) =>
+    setDraft((current) => current && { ...current, [list]: current[list].map((item, at) => (at === index ? value : item)) });
+  const setStep = (id: string, part: 'stepName' | 'description') => (value: string) =>
+    setDraft((current) => current && { ...current, steps: { ...current.steps, [id]: { ...current.steps[id], [part]: value } } });
+
+  return (
+    <Stack>
+      <Text size="sm">
+        Texts are written in <strong>{languageLabel(source)}</strong>. What you enter here is a human translation, and replaces the earlier human translation into
+        that language; machine translations (when the server has a translator) are marked as AI, and a human one always wins.
+      </Text>
+      <LanguagePicker listing={listing} value={language} onChange={choose} round={round} />
+      {listing.jobListingRequirements.length > 0 && (
+        <Text size="xs" c="dimmed">
+          Requirements are plain text in the API (not translated texts), so they have no translation.
+        </Text>
+      )}
+      {shown.error && <ErrorMessage error={shown.error} title="Could not load the translation" />}
+      {language && (!texts || !draft) && !shown.error && <Loading label="Loading the translation" />}
+      {language && texts && draft && (
+        <>
+          {SINGLE_TEXTS.map(([key, label]) => {
+            const text = texts[key];
+            return text ? <TranslatedField key={key} label={label} language={language} text={text} value={draft.single[key] ?? ''} onChange={setSingle(key)} long={key !== 'position' && key !== 'fieldOfStudy'} /> : null;
+          })}
+          {texts.benefits.length > 0 && (
+            <FieldGroup legend="Benefits">
+              {texts.benefits.map((benefit, index) => (
+                <TranslatedField key={index} label={`Benefit ${index + 1}`} language={language} text={benefit} value={draft.benefits[index] ?? ''} onChange={setAt('benefits', index)} />
+              ))}
+            </FieldGroup>
+          )}
+          {texts.skills.length > 0 && (
+            <FieldGroup legend="Skills">
+              {texts.skills.map((skill, index) => (
+                <TranslatedField key={index} label={`Skill ${index + 1}`} language={language} text={skill.value} value={draft.skills[index] ?? ''} onChange={setAt('skills', index)} />
+              ))}
+            </FieldGroup>
+          )}
+          {texts.hiringProcessSteps.length > 0 && (
+            <FieldGroup legend="Hiring process">
+              {texts.hiringProcessSteps.map((step, index) => (
+                <Stack key={step.id} gap="xs">
+                  <TranslatedField label={`Step ${index + 1}`} language={language} text={step.stepName} value={draft.steps[step.id]?.stepName ?? ''} onChange={setStep(step.id, 'stepName')} />
+                  {step.description && (
+                    <TranslatedField
+                      label={`Step ${index + 1} description`}
+                      language={language}
+                      text={step.description}
+                      value={draft.steps[step.id]?.description ?? ''}
+                      onChange={setStep(step.id, 'description')}
+                      long
+                    />
+                  )}
+                </Stack>
+              ))}
+            </FieldGroup>
+          )}
+        </>
+      )}
+      {problems.map((problem) => (
+        <Text key={problem} size="sm" c="red.9">
+          {problem}
+        </Text>
+      ))}
+      <ErrorMessage error={saving.error} title="Could not save the translation" />
+      <Notice>{saved && 'Translation saved.'}</Notice>
+      <FormActions submitLabel="Save translation" onSubmit={save} busy={saving.busy} disabled={!language || !draft || problems.length > 0 || Object.keys(body).length === 0} />
+    </Stack>
+  );
+}
