@@ -1,6 +1,7 @@
 // Lint rules beyond type-checking: keep them few and meaningful. The boundaries of
 // docs/decisions.md ("Module boundaries") are enforced here; import cycles are refused by
 // scripts/check-module-graph.ts (also part of `npm run verify`).
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const ONLY_THROUGH_SERVICE =
@@ -25,7 +26,7 @@ const noTooling = { group: ['**/tooling/**'], message: 'Tooling (demo and benchm
 const restrict = (...patterns) => ['error', { patterns }];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'dashboard/**', 'coverage/**', 'sdk/src/schema.ts'] },
+  { ignores: ['node_modules/**', 'data/**', 'dashboard/dist/**', 'dashboard/dist-next/**', 'coverage/**', 'sdk/src/schema.ts'] },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -34,6 +35,13 @@ export default tseslint.config(
       // Modules register their events by `interface EventCatalogue extends Payloads {}` (declaration merging).
       '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
     },
+  },
+  // The dashboard (React): the Rules of React, including the compiler's checks; a missing effect
+  // dependency is an error, not a warning, so `npm run verify` refuses it.
+  {
+    files: ['dashboard/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
+    rules: { ...reactHooks.configs.flat.recommended.rules, 'react-hooks/exhaustive-deps': 'error' },
   },
   // The later entries win for the files they match: each lists every pattern its files obey.
   { files: ['src/**/*.ts'], rules: { 'no-restricted-imports': restrict(foreignData) } },

@@ -4,7 +4,7 @@
 // not) is also announced in a live region.
 import { Badge, Box, Combobox, Group, Loader, Text, TextInput, VisuallyHidden, useCombobox } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, call, type Schemas } from './api';
 
 type Status = Schemas['JobListing']['status'];
@@ -15,6 +15,8 @@ export interface PickedListing {
 }
 
 interface Results {
+  /** The search these answer (`q` and the statuses): another search's results are never shown. */
+  query: string;
   items: Array<{ id: string; label: string; status: Status }>;
   total: number;
   nextCursor: string | null;
@@ -50,45 +52,65 @@ export function ListingPicker({
   const [typing, setTyping] = useState(false);
   const [q] = useDebouncedValue(typing ? search.trim() : '', 300);
   const [wanted, setWanted] = useState(false);
-  const [results, setResults] = useState<Results>();
-  const [error, setError] = useState<unknown>();
-  const [loading, setLoading] = useState(false);
-  // Answers to an older search (or page) never overwrite a newer one.
-  const round = useRef(0);
+  const [answer, setAnswer] = useState<Results>();
+  const [failure, setFailure] = useState<{ query: string; error: unknown }>();
+  // The search whose next page is loading ("Show more").
+  const [moreFor, setMoreFor] = useState<string>();
   const statusKey = (statuses ?? []).join(',');
+  const query = `${q}\u0000${statusKey}`;
+  const results = answer?.query === query ? answer : undefined;
+  const error = failure?.query === query ? failure.error : undefined;
+  const loading = (wanted && !results && !error) || moreFor === query;
 
-  useEffect(() => setSearch(value?.label ?? ''), [value?.id, value?.label]);
+  // A listing picked (or cleared) from outside shows in the input at once.
+  const [shownValue, setShownValue] = useState(value);
+  if (shownValue?.id !== value?.id || shownValue?.label !== value?.label) {
+    setShownValue(value);
+    setSearch(value?.label ?? '');
+  }
 
-  const load = async (cursor: string | null) => {
-    const mine = ++round.current;
-    setLoading(true);
-    setError(undefined);
-    try {
-      const page = await call(
-        api.GET('/public/v1/job-listings', {
-          params: { query: { size: PAGE_SIZE, ...(q ? { q } : {}), ...(statuses?.length ? { status: statuses } : {}), ...(cursor ? { cursor } : {}) } },
-        }),
-      );
-      if (mine !== round.current) return;
-      const items = page.data.map((item) => ({ id: item.id, label: item.position.value, status: item.status }));
-      setResults((before) => ({
-        items: cursor && before ? [...before.items, ...items] : items,
-        total: page.pagination.totalElements,
-        nextCursor: page.pagination.nextCursor,
-      }));
-    } catch (caught) {
-      if (mine === round.current) setError(caught);
-    } finally {
-      if (mine === round.current) setLoading(false);
-    }
+  const fetchPage = (cursor: string | null) =>
+    call(
+      api.GET('/public/v1/job-listings', {
+        params: { query: { size: PAGE_SIZE, ...(q ? { q } : {}), ...(statuses?.length ? { status: statuses } : {}), ...(cursor ? { cursor } : {}) } },
+      }),
+    );
+  type Page = Awaited<ReturnType<typeof fetchPage>>;
+  const resultsOf = (page: Page, before: Results | undefined): Results => {
+    const items = page.data.map((item) => ({ id: item.id, label: item.position.value, status: item.status }));
+    return { query, items: before ? [...before.items, ...items] : items, total: page.pagination.totalElements, nextCursor: page.pagination.nextCursor };
   };
 
+  // The first page of each search; an answer to a search typed over is dropped.
   useEffect(() => {
     if (!wanted) return;
-    setResults(undefined);
-    void load(null);
+    let live = true;
+    fetchPage(null).then(
+      (page) => {
+        if (!live) return;
+        setAnswer(resultsOf(page, undefined));
+        setFailure(undefined);
+      },
+      (caught: unknown) => live && setFailure({ query, error: caught }),
+    );
+    return () => {
+      live = false;
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [wanted, q, statusKey]);
+
+  // The next page, appended only if the search is still the one it continues.
+  const loadMore = async (cursor: string) => {
+    setMoreFor(query);
+    try {
+      const page = await fetchPage(cursor);
+      setAnswer((before) => (before?.query === query ? resultsOf(page, before) : before));
+    } catch (caught) {
+      setFailure({ query, error: caught });
+    } finally {
+      setMoreFor((current) => (current === query ? undefined : current));
+    }
+  };
 
   const open = () => combobox.openDropdown();
   const close = () => {
@@ -115,7 +137,7 @@ export function ListingPicker({
         withinPortal
         onOptionSubmit={(picked) => {
           if (picked === MORE) {
-            if (results?.nextCursor) void load(results.nextCursor);
+            if (results?.nextCursor) void loadMore(results.nextCursor);
             return;
           }
           const item = results?.items.find((candidate) => candidate.id === picked);
@@ -134,6 +156,8 @@ export function ListingPicker({
             onChange={(event) => {
               setSearch(event.currentTarget.value);
               setTyping(true);
+              // A search typed again is tried again, not answered by its earlier failure.
+              setFailure(undefined);
               open();
               combobox.updateSelectedOptionIndex();
               if (clearable && event.currentTarget.value === '') onChange(null);
