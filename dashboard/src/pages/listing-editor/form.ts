@@ -35,7 +35,7 @@ export interface Form {
   city: string;
   state: string;
   postalCode: string;
-  /** As typed: the server checks it is an ISO code (a 400 naming the field otherwise). */
+  /** As typed: the server checks it is an ISO code (a 422 naming `address.country` otherwise). */
   country: string;
   latitude: number | string;
   longitude: number | string;

@@ -17,7 +17,7 @@ function fieldsOf(form: Form) {
     city: orNull(form.city),
     state: orNull(form.state),
     postalCode: orNull(form.postalCode),
-    // The person types the code; the server refuses one that is not ISO 3166 (400, field named).
+    // The person types the code; the server refuses one that is not ISO 3166 (422 naming `address.country`).
     country: orNull(form.country.toUpperCase()) as Country | null,
     latitude: numberOrNull(form.latitude),
     longitude: numberOrNull(form.longitude),
