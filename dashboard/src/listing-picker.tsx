@@ -96,6 +96,8 @@ export function ListingPicker({
     return () => {
       live = false;
     };
+    // fetchPage and resultsOf are made anew each render from q and the statuses: the search (with
+    // the statuses by value, not the caller's new array) is what the effect follows.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [wanted, q, statusKey]);
 
