@@ -25,7 +25,7 @@ const noTooling = { group: ['**/tooling/**'], message: 'Tooling (demo and benchm
 const restrict = (...patterns) => ['error', { patterns }];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'dashboard/**', 'coverage/**', 'sdk/src/schema.ts'] },
+  { ignores: ['node_modules/**', 'data/**', 'dashboard/**', 'coverage/**', 'sdk/src/schema.ts', 'sdk/dist/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
