@@ -80,6 +80,7 @@ cat >"$CONSUMER/tsconfig.json" <<'EOF'
     "skipLibCheck": false,
     "types": ["node"],
     "lib": ["ES2022"],
+    "rootDir": "src",
     "outDir": "dist"
   },
   "files": ["src/main.ts"]
