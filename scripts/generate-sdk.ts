@@ -21,7 +21,12 @@ export async function generatedFiles(): Promise<Record<string, string>> {
   const document = await buildOpenApiDocument();
   const types = astToString(await openapiTS(document as never, { alphabetize: false }));
   // One version for the API and its SDK: a client says which API release it was generated from.
+  // The release is the root package.json's; the document's info.version (src/http/openapi.ts) says it too.
   const { version } = JSON.parse(readFileSync(ROOT_PACKAGE_FILE, 'utf8')) as { version: string };
+  const documentVersion = (document.info as { version: string }).version;
+  if (documentVersion !== version) {
+    throw new Error(`the OpenAPI document's info.version (${documentVersion}, src/http/openapi.ts) differs from package.json's version (${version}): the API, its document and its SDK have one version`);
+  }
   const sdkPackage = JSON.parse(readFileSync(SDK_PACKAGE_FILE, 'utf8')) as { version: string };
   sdkPackage.version = version;
   return {
