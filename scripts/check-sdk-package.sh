@@ -204,4 +204,9 @@ if [ -z "$ready" ] || [ -z "$API_KEY" ]; then
   exit 1
 fi
 (cd "$CONSUMER" && RECRUITING_URL="http://127.0.0.1:$PORT" RECRUITING_API_KEY="$API_KEY" node dist/main.js)
+# And on the repository's pinned Node when it is another major (24 beside the host's 20 in CI).
+PINNED_NODE="$ROOT/node_modules/.bin/node"
+if [ -x "$PINNED_NODE" ] && [ "$("$PINNED_NODE" -p 'process.versions.node.split(".")[0]')" != "$HOST_NODE_MAJOR" ]; then
+  (cd "$CONSUMER" && RECRUITING_URL="http://127.0.0.1:$PORT" RECRUITING_API_KEY="$API_KEY" "$PINNED_NODE" dist/main.js)
+fi
 echo "SDK package check passed"
