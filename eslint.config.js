@@ -26,7 +26,7 @@ const noTooling = { group: ['**/tooling/**'], message: 'Tooling (demo and benchm
 const restrict = (...patterns) => ['error', { patterns }];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'dashboard/dist/**', 'dashboard/dist-next/**', 'coverage/**', 'sdk/src/schema.ts'] },
+  { ignores: ['node_modules/**', 'data/**', 'dashboard/dist/**', 'dashboard/dist-next/**', 'coverage/**', 'sdk/src/schema.ts', 'sdk/dist/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -1,6 +1,11 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The tests import the SDK (@recruiting/sdk) from its sources: its exports map's
+  // "@recruiting/source" condition, so `npm test` needs no build of sdk/dist first.
+  resolve: { conditions: ['@recruiting/source', ...defaultServerConditions] },
+  ssr: { resolve: { conditions: ['@recruiting/source', ...defaultServerConditions] } },
   test: {
     // Two tiers: *.unit.test.ts beside the pure files they test (no database, no HTTP), and the
     // HTTP and database tests under test/ (the real app through app.inject or a real process).

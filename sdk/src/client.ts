@@ -2,6 +2,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from './schema.ts';
 import { withRetries, type RetryOptions } from './retry.ts';
+import { SDK_VERSION } from './version.ts';
 
 export type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
 
@@ -59,12 +60,24 @@ export type RecruitingClient = Client<paths> & {
   paginate<P extends ListPath>(path: P, options?: PaginateOptions<P>): AsyncIterableIterator<ListItem<P>>;
 };
 
+/**
+ * Outside a browser the client names itself (and the API release it was generated from) in
+ * User-Agent. Not in a browser: there the header is the browser's, and setting one makes a
+ * cross-origin request need a preflight.
+ */
+const inBrowser = typeof (globalThis as { document?: unknown }).document !== 'undefined' || 'WorkerGlobalScope' in globalThis;
+const USER_AGENT = `recruiting-sdk/${SDK_VERSION}`;
+
 export function createRecruitingClient(options: RecruitingClientOptions): RecruitingClient {
   const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const client = createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/$/, ''),
     fetch: withRetries(baseFetch, options.retry),
-    headers: { ...options.headers, ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}) },
+    headers: {
+      ...(inBrowser || Object.keys(options.headers ?? {}).some((name) => name.toLowerCase() === 'user-agent') ? {} : { 'user-agent': USER_AGENT }),
+      ...options.headers,
+      ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}),
+    },
   });
   const { accessToken } = options;
   if (accessToken) {

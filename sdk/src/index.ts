@@ -10,6 +10,8 @@ export {
   type RecruitingClientOptions,
 } from './client.ts';
 export { retryAfterMs, withRetries, type RetryOptions } from './retry.ts';
+/** This SDK's version: the API release it was generated from (the same number). */
+export { SDK_VERSION } from './version.ts';
 export {
   verifyWebhook,
   Webhook,

@@ -1,10 +1,11 @@
 // The SDK against the real server: a listening app on a real database, called over HTTP through
 // the package as other workspaces import it (@recruiting/sdk, through the workspace link).
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRecruitingClient, RecruitingApiError, verifyWebhook, WebhookVerificationError, type Schemas } from '@recruiting/sdk';
+import { createRecruitingClient, RecruitingApiError, SDK_VERSION, verifyWebhook, WebhookVerificationError, type Schemas } from '@recruiting/sdk';
 import { runWebhookWorkerOnce } from '../../src/modules/webhooks/delivery-worker.ts';
 import { createWebhookTransport, type WebhookTransport } from '../../src/modules/webhooks/transport.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../../test/helpers/test-app.ts';
@@ -45,6 +46,21 @@ describe('the SDK against the real server', () => {
     const { data, response } = await api.GET('/public/v1/job-listings', { params: { query: { status: ['ACTIVE'] } } });
     expect(response.status).toBe(200);
     expect(data!.data.map((item) => item.id)).toContain(listing.id);
+  });
+
+  it('names itself and its version (the API release) in User-Agent, unless the caller sets one', async () => {
+    const sent: (string | null)[] = [];
+    const recording = (request: Request) => {
+      sent.push(request.headers.get('user-agent'));
+      return globalThis.fetch(request);
+    };
+    const api = createRecruitingClient({ baseUrl, apiKey: tenant.apiKey, fetch: recording });
+    expect((await api.GET('/public/v1/enums')).response.status).toBe(200);
+    const own = createRecruitingClient({ baseUrl, apiKey: tenant.apiKey, fetch: recording, headers: { 'User-Agent': 'my-ats/2' } });
+    expect((await own.GET('/public/v1/enums')).response.status).toBe(200);
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
+    expect(SDK_VERSION).toBe(version);
+    expect(sent).toEqual([`recruiting-sdk/${version}`, 'my-ats/2']);
   });
 
   it('applies and moves an application; a stale move answers a typed 409', async () => {
@@ -171,10 +187,12 @@ describe('webhook verification with the SDK', () => {
 });
 
 describe('the package as other workspaces load it', () => {
+  // The repository uses the SDK's sources (the "@recruiting/source" condition of its exports map);
+  // the built package is checked from a packed tarball by scripts/check-sdk-package.sh.
   it("runs under Node's own type stripping through the workspace link", () => {
     const out = execFileSync(
       process.execPath,
-      ['--input-type=module', '-e', "import { createRecruitingClient } from '@recruiting/sdk'; console.log(typeof createRecruitingClient({ baseUrl: 'http://127.0.0.1:1' }).paginate)"],
+      ['--conditions=@recruiting/source', '--input-type=module', '-e', "import { createRecruitingClient } from '@recruiting/sdk'; console.log(typeof createRecruitingClient({ baseUrl: 'http://127.0.0.1:1' }).paginate)"],
       { cwd: join(import.meta.dirname, '..', '..'), encoding: 'utf8' },
     );
     expect(out.trim()).toBe('function');
