@@ -1,28 +1,17 @@
-import { and, count, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import { queryRows, queryStatement, type Db } from '../../db/client.ts';
-import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
-import type { PagePosition } from '../../shared/pagination.ts';
-import { keptCount } from '../../infra/kept-counts/read.ts';
+import type { Ordering, PagePosition } from '../../shared/pagination.ts';
+import { keptCountText } from '../../infra/kept-counts/read.ts';
 import { candidates } from './tables.ts';
 
-export type CandidateRow = Omit<typeof candidates.$inferSelect, 'searchVector' | 'erasedAt'>;
+/**
+ * Every column a reader gets: all of the table's but the search vector (no reader needs it) and the
+ * erasure mark (readers see only rows without it). Taken from the table, so a column added there
+ * is read by every statement here.
+ */
+const { searchVector: _searchVector, erasedAt: _erasedAt, ...candidateColumns } = getTableColumns(candidates);
 
-/** Every column but the search vector, which no reader needs. */
-const candidateColumns = {
-  id: candidates.id,
-  companyId: candidates.companyId,
-  firstName: candidates.firstName,
-  lastName: candidates.lastName,
-  email: candidates.email,
-  phone: candidates.phone,
-  headline: candidates.headline,
-  location: candidates.location,
-  skills: candidates.skills,
-  links: candidates.links,
-  source: candidates.source,
-  createdAt: candidates.createdAt,
-  updatedAt: candidates.updatedAt,
-};
+export type CandidateRow = Omit<typeof candidates.$inferSelect, 'searchVector' | 'erasedAt'>;
 
 /** The company's candidate, unless erased. `lock: 'update'` locks the row for an erasure. */
 export async function findCandidate(
@@ -74,13 +63,14 @@ export async function insertCandidateIfAbsent(db: Db, row: CandidateRow): Promis
 }
 
 /**
- * The search text as a prefix query: the words of `q`, split by the same parser that built the
- * vector (so an email or "node.js" stays one token), each matching a word or its start, all
- * required. Built by casting a quoted literal, so no character of q is tsquery syntax.
+ * The search text as a prefix query, from the text parameter `param`: the words of `q`, split by
+ * the same parser that built the vector (so an email or "node.js" stays one token), each matching a
+ * word or its start, all required. Built by casting a quoted literal, so no character of q is
+ * tsquery syntax.
  */
-function prefixQuery(q: string): SQL {
-  return sql`(select string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || ''':*', ' & ')
-    from unnest(to_tsvector('simple'::regconfig, ${q})))::tsquery`;
+function prefixQuery(param: string): string {
+  return `(select string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || ''':*', ' & ')
+    from unnest(to_tsvector('simple'::regconfig, ${param}::text)))::tsquery`;
 }
 
 export interface CandidateFilters {
@@ -88,51 +78,68 @@ export interface CandidateFilters {
   updatedSince?: Date | undefined;
 }
 
-/** candidateColumns as SQL, each column of the table aliased `c`. */
-const COLUMNS = `c.id, c.company_id as "companyId", c.first_name as "firstName", c.last_name as "lastName", c.email, c.phone,
-  c.headline, c.location, c.skills, c.links, c.source, c.created_at as "createdAt", c.updated_at as "updatedAt"`;
+/** candidateColumns as the select list of the table aliased `c`, each column named by its key. */
+const COLUMNS = Object.entries(candidateColumns)
+  .map(([key, column]) => `c.${column.name} as "${key}"`)
+  .join(', ');
 
-/** The search text as prefixQuery makes it, for the one-statement search below ($2). */
-const PREFIX_QUERY = `(select string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || ''':*', ' & ')
-  from unnest(to_tsvector('simple'::regconfig, $2::text)))::tsquery`;
+/** Each ordering's sort keys: as columns (of `candidates`, or of the matches), and as the page's rows name them. */
+const SORT_KEYS: Record<string, { columns: string[]; names: string[] }> = {
+  newest: { columns: ['created_at', 'id'], names: ['"createdAt"', 'id'] },
+  relevance: { columns: ['rank', 'created_at', 'id'], names: ['rank', '"createdAt"', 'id'] },
+  changed: { columns: ['updated_at', 'id'], names: ['"updatedAt"', 'id'] },
+};
 
 /**
- * The hot list shapes in one statement each (one round trip, one snapshot, a fixed text that
- * PostgreSQL prepares once), the total as a row of its own so a page past the end still has it:
- * - newest first: the page and the kept count ($1 company, $2 limit, $3 offset, then the cursor);
- * - a search (`q`): the matches found once, counted and ranked from the same set
- *   ($1 company, $2 q, $3 limit, $4 offset, then the cursor).
+ * The candidates page, for every filter and ordering, as one statement: one round trip, one
+ * snapshot, one fixed text per shape (which filters, ordering, cursor or not) that PostgreSQL
+ * prepares once; the total comes as a row of its own, so a page past the end still has it.
+ * Parameters: $1 company, $2 limit, $3 offset, then q, updatedSince and the cursor's keys, each
+ * only when given.
+ * - Unfiltered: the page read in index order, the total the kept count.
+ * - Filtered (q, updatedSince): the matches found once, counted and ordered from the same set (by
+ *   rank with q), then only the page's rows read in full.
  */
-function newestPageStatement(keyset: boolean): string {
-  return `select t.total, p.* from
-    (select coalesce(sum(n), 0)::int as total from company_counts where company_id = $1 and resource = 'candidates') t
-    left join lateral (select ${COLUMNS}, 0::float8 as rank from candidates c
-      where c.company_id = $1 and c.erased_at is null ${keyset ? 'and (c.created_at, c.id) < ($4::timestamptz, $5::uuid)' : ''}
-      order by c.created_at desc, c.id desc limit $2 offset $3) p on true
-    order by p."createdAt" desc, p.id desc`;
-}
+function pageStatement(filters: { q: boolean; updatedSince: boolean }, ordering: Ordering, after: boolean): string {
+  let parameter = 3;
+  const q = filters.q ? `$${++parameter}` : undefined;
+  const since = filters.updatedSince ? `$${++parameter}::timestamptz` : undefined;
+  const keys = SORT_KEYS[ordering.name];
+  if (!keys || keys.columns.length !== ordering.keys.length) throw new Error(`candidates: no page for the ordering ${ordering.name}`);
+  const cursor = ordering.keys.map((type) => `$${++parameter}::${type}`).join(', ');
+  const op = ordering.direction === 'asc' ? '>' : '<';
+  const keyset = (prefix: string) => (after ? `and (${keys.columns.map((key) => prefix + key).join(', ')}) ${op} (${cursor})` : '');
+  const orderBy = (names: string[], prefix: string) => names.map((name) => `${prefix}${name} ${ordering.direction}`).join(', ');
 
-function searchStatement(keyset: boolean): string {
+  if (!q && !since) {
+    return `select t.total, p.* from (select ${keptCountText('candidates', '$1')} as total) t
+      left join lateral (select ${COLUMNS}, 0::float8 as rank from candidates c
+        where c.company_id = $1 and c.erased_at is null ${keyset('c.')}
+        order by ${orderBy(keys.columns, 'c.')} limit $2 offset $3) p on true
+      order by ${orderBy(keys.names, 'p.')}`;
+  }
   return `with matches as materialized (
-      select id, created_at, ts_rank(search_vector, q.query) as rank
-      from candidates, (select ${PREFIX_QUERY} as query) q
-      where company_id = $1 and erased_at is null and search_vector @@ q.query
+      select id, created_at, updated_at, ${q ? 'ts_rank(search_vector, q.query)' : '0::real'} as rank
+      from candidates${q ? `, (select ${prefixQuery(q)} as query) q` : ''}
+      where company_id = $1 and erased_at is null${since ? ` and updated_at >= ${since}` : ''}${q ? ' and search_vector @@ q.query' : ''}
     )
     select t.total, p.* from (select count(*)::int as total from matches) t
     left join lateral (
       select ${COLUMNS}, m.rank::float8 as rank from (
-        select id, rank from matches
-        ${keyset ? 'where (rank, created_at, id) < ($5::real, $6::timestamptz, $7::uuid)' : ''}
-        order by rank desc, created_at desc, id desc limit $3 offset $4
+        select id, rank, created_at, updated_at from matches where true ${keyset('')}
+        order by ${orderBy(keys.columns, '')} limit $2 offset $3
       ) m join candidates c on c.id = m.id
     ) p on true
-    order by p.rank desc, p."createdAt" desc, p.id desc`;
+    order by ${orderBy(keys.names, 'p.')}`;
 }
 
-const STATEMENTS = {
-  newest: [newestPageStatement(false), newestPageStatement(true)],
-  search: [searchStatement(false), searchStatement(true)],
-};
+/** Each shape's statement, made once. */
+const pageStatements = new Map<string, string>();
+
+/** A row of the page statement: a candidate with its rank, and the total on every row. */
+type PageRow = CandidateRow & { rank: number; total: number };
+/** The one row the page statement answers for an empty page: nulls, but the total. */
+type EmptyPage = { id: null; total: number };
 
 /**
  * `page.ordering` decides the order: newest first, by relevance with `q` ('relevance': rank, then
@@ -144,54 +151,28 @@ export async function listCandidates(
   filters: CandidateFilters,
   page: PagePosition,
 ): Promise<{ rows: Array<CandidateRow & { rank: number }>; total: number }> {
-  if (!filters.updatedSince && !page.ordering.sync) {
-    const search = filters.q !== undefined;
-    const values: unknown[] = search ? [companyId, filters.q, page.limit, page.offset] : [companyId, page.limit, page.offset];
-    if (page.after) values.push(...page.after);
-    const found = await queryStatement<CandidateRow & { rank: number; total: number; id: string | null }>(
-      db,
-      STATEMENTS[search ? 'search' : 'newest'][Number(Boolean(page.after))],
-      values,
-      // Planned once, the search too: its one index answers company and words together
-      // (migration 0022), whatever either is.
-      { planOnce: true },
-    );
-    if (found[0].id === null) return { rows: [], total: found[0].total };
-    // The rows as read, their `total` column left on them (no reader looks at it): a copy of each
-    // row without it cost a page ~9 us and its garbage.
-    return { rows: found as Array<CandidateRow & { rank: number }>, total: found[0].total };
-  }
-  const conditions: SQL[] = [eq(candidates.companyId, companyId), isNull(candidates.erasedAt)];
-  if (filters.updatedSince) conditions.push(gte(candidates.updatedAt, filters.updatedSince));
-  const query = filters.q === undefined ? undefined : prefixQuery(filters.q);
-  if (query) conditions.push(sql`${candidates.searchVector} @@ ${query}`);
-  const where = and(...conditions);
+  const shape = { q: filters.q !== undefined, updatedSince: filters.updatedSince !== undefined };
+  const key = `${shape.q}:${shape.updatedSince}:${page.ordering.name}:${page.after !== undefined}`;
+  let text = pageStatements.get(key);
+  if (text === undefined) pageStatements.set(key, (text = pageStatement(shape, page.ordering, page.after !== undefined)));
+  const values: unknown[] = [companyId, page.limit, page.offset];
+  if (filters.q !== undefined) values.push(filters.q);
+  if (filters.updatedSince) values.push(filters.updatedSince.toISOString());
+  if (page.after) values.push(...page.after);
+  const found = await queryStatement<PageRow | EmptyPage>(db, text, values, {
+    // Newest first and the search are planned once: the search's one index answers company and
+    // words together (migration 0022), whatever either is. How many rows changed since a time
+    // depends on the time: PostgreSQL plans those with their values.
+    planOnce: !shape.updatedSince,
+  });
+  // The rows as read, their `total` column left on them (no reader looks at it): a copy of each
+  // row without it cost a page ~9 us and its garbage.
+  return { rows: hasRows(found) ? found : [], total: found[0].total };
+}
 
-  const rank = query ? sql<number>`ts_rank(${candidates.searchVector}, ${query})` : sql<number>`0::real`;
-  const sortKeys = page.ordering.sync
-    ? [candidates.updatedAt, candidates.id]
-    : page.ordering.name === 'relevance'
-      ? [rank, candidates.createdAt, candidates.id]
-      : [candidates.createdAt, candidates.id];
-
-  const [rows, total] = await Promise.all([
-    db
-      .select({ ...candidateColumns, rank: sql<number>`(${rank})::float8`.mapWith(Number) })
-      .from(candidates)
-      .where(and(where, keysetAfter(sortKeys, page)))
-      .orderBy(...keysetOrderBy(sortKeys, page))
-      .limit(page.limit)
-      .offset(page.offset),
-    // Unfiltered: the kept count, never a count of rows.
-    query || filters.updatedSince
-      ? db
-          .select({ total: count() })
-          .from(candidates)
-          .where(where)
-          .then(([row]) => row.total)
-      : keptCount(db, companyId, 'candidates'),
-  ]);
-  return { rows, total };
+/** The statement answers one row of nulls (but the total) exactly when the page is empty. */
+function hasRows(found: Array<PageRow | EmptyPage>): found is PageRow[] {
+  return found[0].id !== null;
 }
 
 export interface CandidateUpsert {
