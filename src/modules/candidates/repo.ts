@@ -2,7 +2,7 @@ import { and, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import { queryRows, queryStatement, type Db } from '../../db/client.ts';
 import type { Ordering, PagePosition } from '../../shared/pagination.ts';
 import { keptCountText } from '../../infra/kept-counts/read.ts';
-import { candidates } from './tables.ts';
+import { candidates, candidateSummariesView } from './tables.ts';
 
 /**
  * Every column a reader gets: all of the table's but the search vector (no reader needs it) and the
@@ -45,6 +45,15 @@ export async function findCandidatesByIds(db: Db, companyId: string, ids: string
     .select(candidateColumns)
     .from(candidates)
     .where(and(eq(candidates.companyId, companyId), inArray(candidates.id, ids)));
+}
+
+/** The summaries (candidate_summaries) of the company's candidates with these ids, erased ones included. */
+export async function findCandidateSummaries(db: Db, companyId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(candidateSummariesView)
+    .where(and(eq(candidateSummariesView.companyId, companyId), inArray(candidateSummariesView.id, ids)));
 }
 
 export async function findCandidateByEmail(db: Db, companyId: string, email: string): Promise<CandidateRow | undefined> {

@@ -7,6 +7,7 @@ import {
   anonymizeCandidateRow,
   findCandidateByEmail,
   findCandidate,
+  findCandidateSummaries,
   findCandidatesByIds,
   insertCandidateIfAbsent,
   listCandidates as listCandidateRows,
@@ -113,7 +114,8 @@ export async function getCandidate(ctx: ServiceContext, companyId: string, id: s
 
 /**
  * The company's candidates with these ids (erased ones included, anonymized), by id, as the summary
- * embedded in applications. Only a read: it needs only the database (inside a transaction, the
+ * embedded in applications (read from candidate_summaries, the view the applications module's own
+ * statements join). Only a read: it needs only the database (inside a transaction, the
  * transaction's), so it takes only that part of the context.
  */
 export async function candidateSummaries(
@@ -123,7 +125,7 @@ export async function candidateSummaries(
 ): Promise<Map<string, CandidateSummaryView>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  return new Map((await findCandidatesByIds(ctx.db, companyId, unique)).map((row) => [row.id, toCandidateSummary(row)]));
+  return new Map((await findCandidateSummaries(ctx.db, companyId, unique)).map((row) => [row.id, toCandidateSummary(row)]));
 }
 
 async function recordCandidateCreated(ctx: ServiceContext, row: CandidateRow, now: Date): Promise<void> {
