@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import { queryRows, queryStatement, type Db } from '../../db/client.ts';
-import type { Ordering, PagePosition } from '../../shared/pagination.ts';
+import { CHANGED_SINCE, NEWEST_FIRST, type Ordering, type PagePosition } from '../../shared/pagination.ts';
 import { keptCountText } from '../../infra/kept-counts/read.ts';
 import { candidates, candidateSummariesView } from './tables.ts';
 
@@ -92,12 +92,15 @@ const COLUMNS = Object.entries(candidateColumns)
   .map(([key, column]) => `c.${column.name} as "${key}"`)
   .join(', ');
 
-/** Each ordering's sort keys: as columns (of `candidates`, or of the matches), and as the page's rows name them. */
-const SORT_KEYS: Record<string, { columns: string[]; names: string[] }> = {
-  newest: { columns: ['created_at', 'id'], names: ['"createdAt"', 'id'] },
-  relevance: { columns: ['rank', 'created_at', 'id'], names: ['rank', '"createdAt"', 'id'] },
-  changed: { columns: ['updated_at', 'id'], names: ['"updatedAt"', 'id'] },
-};
+/** With `q`: (rank, createdAt, id) descending, most relevant first. */
+export const BY_RELEVANCE: Ordering = { name: 'relevance', keys: ['real', 'timestamptz', 'uuid'], direction: 'desc' };
+
+/** The orderings of the page, and the columns (keys of candidateColumns, or the rank) each sorts by. */
+const ORDERINGS = [
+  { ordering: NEWEST_FIRST, keys: ['createdAt', 'id'] },
+  { ordering: BY_RELEVANCE, keys: ['rank', 'createdAt', 'id'] },
+  { ordering: CHANGED_SINCE, keys: ['updatedAt', 'id'] },
+] as const satisfies ReadonlyArray<{ ordering: Ordering; keys: ReadonlyArray<keyof typeof candidateColumns | 'rank'> }>;
 
 /**
  * The candidates page, for every filter and ordering, as one statement: one round trip, one
@@ -109,12 +112,15 @@ const SORT_KEYS: Record<string, { columns: string[]; names: string[] }> = {
  * - Filtered (q, updatedSince): the matches found once, counted and ordered from the same set (by
  *   rank with q), then only the page's rows read in full.
  */
-function pageStatement(filters: { q: boolean; updatedSince: boolean }, ordering: Ordering, after: boolean): string {
+function pageStatement(filters: { q: boolean; updatedSince: boolean }, sort: (typeof ORDERINGS)[number], after: boolean): string {
+  const { ordering } = sort;
   let parameter = 3;
   const q = filters.q ? `$${++parameter}` : undefined;
   const since = filters.updatedSince ? `$${++parameter}::timestamptz` : undefined;
-  const keys = SORT_KEYS[ordering.name];
-  if (!keys || keys.columns.length !== ordering.keys.length) throw new Error(`candidates: no page for the ordering ${ordering.name}`);
+  const keys = {
+    columns: sort.keys.map((key) => (key === 'rank' ? key : candidateColumns[key].name)),
+    names: sort.keys.map((key) => `"${key}"`),
+  };
   const cursor = ordering.keys.map((type) => `$${++parameter}::${type}`).join(', ');
   const op = ordering.direction === 'asc' ? '>' : '<';
   const keyset = (prefix: string) => (after ? `and (${keys.columns.map((key) => prefix + key).join(', ')}) ${op} (${cursor})` : '');
@@ -142,8 +148,20 @@ function pageStatement(filters: { q: boolean; updatedSince: boolean }, ordering:
     order by ${orderBy(keys.names, 'p.')}`;
 }
 
-/** Each shape's statement, made once. */
-const pageStatements = new Map<string, string>();
+/** Every shape's statement, by pageKey. */
+const PAGE_STATEMENTS = new Map(
+  ORDERINGS.flatMap((sort) =>
+    [false, true].flatMap((q) =>
+      [false, true].flatMap((updatedSince) =>
+        [false, true].map((after) => [pageKey({ q, updatedSince }, sort.ordering, after), pageStatement({ q, updatedSince }, sort, after)] as const),
+      ),
+    ),
+  ),
+);
+
+function pageKey(filters: { q: boolean; updatedSince: boolean }, ordering: Ordering, after: boolean): string {
+  return `${ordering.name}:${filters.q}:${filters.updatedSince}:${after}`;
+}
 
 /** A row of the page statement: a candidate with its rank, and the total on every row. */
 type PageRow = CandidateRow & { rank: number; total: number };
@@ -161,9 +179,8 @@ export async function listCandidates(
   page: PagePosition,
 ): Promise<{ rows: Array<CandidateRow & { rank: number }>; total: number }> {
   const shape = { q: filters.q !== undefined, updatedSince: filters.updatedSince !== undefined };
-  const key = `${shape.q}:${shape.updatedSince}:${page.ordering.name}:${page.after !== undefined}`;
-  let text = pageStatements.get(key);
-  if (text === undefined) pageStatements.set(key, (text = pageStatement(shape, page.ordering, page.after !== undefined)));
+  const text = PAGE_STATEMENTS.get(pageKey(shape, page.ordering, page.after !== undefined));
+  if (text === undefined) throw new Error(`candidates: no page statement for the ordering ${page.ordering.name}`);
   const values: unknown[] = [companyId, page.limit, page.offset];
   if (filters.q !== undefined) values.push(filters.q);
   if (filters.updatedSince) values.push(filters.updatedSince.toISOString());

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Ordering, type Page } from '../../shared/pagination.ts';
+import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Page } from '../../shared/pagination.ts';
 import { withTransaction, type ServiceContext } from '../../shared/context.ts';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import { recordEvent } from '../../infra/outbox/record-event.ts';
 import {
   anonymizeCandidateRow,
+  BY_RELEVANCE,
   findCandidateByEmail,
   findCandidate,
   findCandidateSummaries,
@@ -16,8 +17,6 @@ import {
 } from './repo.ts';
 import type { CandidateInput, CandidateListQuery } from './schemas.ts';
 
-/** With `q`: (rank, createdAt, id) descending, most relevant first. */
-const BY_RELEVANCE: Ordering = { name: 'relevance', keys: ['real', 'timestamptz', 'uuid'], direction: 'desc' };
 
 export interface CandidateSummaryView {
   id: string;
