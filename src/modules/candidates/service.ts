@@ -17,7 +17,6 @@ import {
 } from './repo.ts';
 import type { CandidateInput, CandidateListQuery } from './schemas.ts';
 
-
 export interface CandidateSummaryView {
   id: string;
   firstName: string;
