@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { queryRows, queryStatement, type Db } from '../../db/client.ts';
 import { CHANGED_SINCE, NEWEST_FIRST, type Ordering, type PagePosition } from '../../shared/pagination.ts';
 import { keptCountText } from '../../infra/kept-counts/read.ts';
@@ -201,16 +201,41 @@ function hasRows(found: Array<PageRow | EmptyPage>): found is PageRow[] {
   return found[0].id !== null;
 }
 
-export interface CandidateUpsert {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string | null;
-  headline: string | null;
-  location: string | null;
+/** What an import gives for a candidate; null optional fields keep a known candidate's stored value. */
+export type CandidateUpsert = Pick<CandidateRow, 'id' | 'firstName' | 'lastName' | 'email' | 'phone' | 'headline' | 'location'> & {
   skills: string[] | null;
   links: string[] | null;
+};
+
+/** The fields of an imported row, as the statement reads them from the JSON (`r`), typed as their columns. */
+const IMPORTED_FIELDS = ['id', 'firstName', 'lastName', 'email', 'phone', 'headline', 'location', 'skills', 'links'] as const satisfies ReadonlyArray<
+  keyof CandidateUpsert
+>;
+
+/**
+ * What an import writes in each column of the table (all but the erasure mark: an import never
+ * erases), by the table's keys: a column added to the table fails to compile here until the
+ * import says what it writes. `value`: a new row's (SQL over `r`, the imported row); `onMatch`:
+ * what the row of a known email stores (SQL over `excluded`, the values given, and `c`, the stored
+ * row); none: it keeps its value.
+ */
+function importWrites(companyId: string, source: string, at: string): Record<Exclude<keyof typeof candidates.$inferInsert, 'erasedAt'>, { value: SQL; onMatch?: SQL }> {
+  return {
+    id: { value: sql`r.id` },
+    companyId: { value: sql`${companyId}::uuid` },
+    firstName: { value: sql`r.first_name`, onMatch: sql`excluded.first_name` },
+    lastName: { value: sql`r.last_name`, onMatch: sql`excluded.last_name` },
+    email: { value: sql`r.email`, onMatch: sql`excluded.email` },
+    phone: { value: sql`r.phone`, onMatch: sql`coalesce(excluded.phone, c.phone)` },
+    headline: { value: sql`r.headline`, onMatch: sql`coalesce(excluded.headline, c.headline)` },
+    location: { value: sql`r.location`, onMatch: sql`coalesce(excluded.location, c.location)` },
+    // '{}' when the row had none: a known candidate keeps the stored ones then.
+    skills: { value: sql`coalesce(r.skills, '{}')`, onMatch: sql`case when cardinality(excluded.skills) > 0 then excluded.skills else c.skills end` },
+    links: { value: sql`coalesce(r.links, '{}')`, onMatch: sql`case when cardinality(excluded.links) > 0 then excluded.links else c.links end` },
+    source: { value: sql`${source}` },
+    createdAt: { value: sql`${at}::timestamptz` },
+    updatedAt: { value: sql`${at}::timestamptz`, onMatch: sql`excluded.updated_at` },
+  };
 }
 
 /**
@@ -227,47 +252,27 @@ export async function upsertCandidates(
   now: Date,
 ): Promise<Array<{ id: string; email: string; inserted: boolean }>> {
   if (rows.length === 0) return [];
-  const at = now.toISOString();
+  const writes = Object.entries(importWrites(companyId, source, now.toISOString())).map(([key, write]) => ({
+    column: sql.raw(candidates[key as keyof typeof candidates.$inferInsert].name),
+    ...write,
+  }));
+  const fields = IMPORTED_FIELDS.map((key) => sql.raw(`${candidates[key].name} ${candidates[key].getSQLType()}`));
+  const records = rows.map((row, ord) => ({ ...Object.fromEntries(IMPORTED_FIELDS.map((key) => [candidates[key].name, row[key]])), ord }));
   return queryRows<{ id: string; email: string; inserted: boolean }>(
     db,
     sql`
-      insert into candidates as c
-        (id, company_id, first_name, last_name, email, phone, headline, location, skills, links, source, created_at, updated_at)
-      select r.id, ${companyId}::uuid, r.first_name, r.last_name, r.email, r.phone, r.headline, r.location,
-             coalesce(r.skills, '{}'), coalesce(r.links, '{}'), ${source}, ${at}::timestamptz, ${at}::timestamptz
-      from jsonb_to_recordset(${JSON.stringify(rows.map(toRecord))}::jsonb) as r(
-        id uuid, first_name text, last_name text, email text, phone text, headline text, location text,
-        skills text[], links text[], ord int)
+      insert into candidates as c (${sql.join(writes.map((write) => write.column), sql`, `)})
+      select ${sql.join(writes.map((write) => write.value), sql`, `)}
+      from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(${sql.join(fields, sql`, `)}, ord int)
       -- One order for every import (the normalized e-mail, as the unique index compares it): two
       -- overlapping imports then take their row locks in the same sequence and never deadlock.
       order by lower(r.email), r.ord
       on conflict (company_id, lower(email)) do update set
-        first_name = excluded.first_name,
-        last_name = excluded.last_name,
-        email = excluded.email,
-        phone = coalesce(excluded.phone, c.phone),
-        headline = coalesce(excluded.headline, c.headline),
-        location = coalesce(excluded.location, c.location),
-        -- excluded.skills is '{}' when the row had none: keep the stored ones then.
-        skills = case when cardinality(excluded.skills) > 0 then excluded.skills else c.skills end,
-        links = case when cardinality(excluded.links) > 0 then excluded.links else c.links end,
-        updated_at = excluded.updated_at
+        ${sql.join(
+          writes.flatMap((write) => (write.onMatch ? [sql`${write.column} = ${write.onMatch}`] : [])),
+          sql`, `,
+        )}
       -- xmax is 0 on a row version this statement inserted, and set on one it updated.
       returning c.id, c.email, (c.xmax = 0) as inserted`,
   );
-
-  function toRecord(row: CandidateUpsert, ord: number) {
-    return {
-      id: row.id,
-      first_name: row.firstName,
-      last_name: row.lastName,
-      email: row.email,
-      phone: row.phone,
-      headline: row.headline,
-      location: row.location,
-      skills: row.skills,
-      links: row.links,
-      ord,
-    };
-  }
 }
