@@ -35,3 +35,13 @@ export async function keptCountsByStatus(db: Db, companyId: string, resource: Co
         group by status having sum(n) <> 0`,
   );
 }
+
+/**
+ * keptCount as a scalar subquery, for a module's fixed statement (queryStatement) that answers a
+ * page and its total in one round trip: `company` is the parameter holding the company's id (e.g.
+ * '$1'); `statusCondition`, if given, a condition on `status` (e.g. "status = any($4::text[])").
+ */
+export function keptCountText(resource: CountedResource, company: string, statusCondition?: string): string {
+  return `(select coalesce(sum(n), 0)::int from company_counts
+    where company_id = ${company} and resource = '${resource}'${statusCondition ? ` and ${statusCondition}` : ''})`;
+}

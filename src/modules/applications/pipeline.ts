@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import { ConflictError, ValidationError } from '../../shared/errors.ts';
-import { candidateSummariesByIds } from '../candidates/service.ts';
+import { candidateSummaries } from '../candidates/service.ts';
 import { lockJobListingStatus } from '../job-listings/service.ts';
 import { recordEvent } from '../../infra/outbox/record-event.ts';
 import {
@@ -91,7 +91,7 @@ export async function enterPipeline(
       changedAt: input.now,
     })),
   );
-  const candidates = await candidateSummariesByIds(tx, input.companyId, inserted.map((application) => application.candidateId));
+  const candidates = await candidateSummaries({ db: tx }, input.companyId, inserted.map((application) => application.candidateId));
   for (const application of inserted) {
     await recordEvent(tx, {
       companyId: input.companyId,

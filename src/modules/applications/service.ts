@@ -3,11 +3,11 @@ import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Ordering,
 
 /** History rows by (changedAt, is a move, id), newest first: a submission sorts before a move of its millisecond. */
 const HISTORY_NEWEST_FIRST: Ordering = { name: 'history', keys: ['timestamptz', 'boolean', 'uuid'], direction: 'desc' };
-import type { Principal, ServiceContext } from '../../shared/context.ts';
+import { withTransaction, type Principal, type ServiceContext } from '../../shared/context.ts';
 import { ConflictError, NotFoundError } from '../../shared/errors.ts';
 import {
   assertNoDuplicateEmails,
-  candidateSummariesByIds,
+  candidateSummaries,
   findOrCreateCandidate,
   getCandidate,
   importCandidateRows,
@@ -73,7 +73,7 @@ export async function getApplication(
  */
 async function summaries(db: Db, companyId: string, rows: Array<ApplicationRow | ApplicationWithCandidateRow>): Promise<ApplicationSummaryView[]> {
   if (rows.every((row) => 'candidate' in row)) return rows.map((row) => toApplicationSummaryView(row, row.candidate));
-  const candidates = await candidateSummariesByIds(db, companyId, rows.map((row) => row.candidateId));
+  const candidates = await candidateSummaries({ db }, companyId, rows.map((row) => row.candidateId));
   return rows.map((row) => withCandidate(row, candidates));
 }
 
@@ -111,9 +111,10 @@ export async function submitApplication(
   const { companyId } = principal;
   const now = ctx.clock.now();
   const source = body.source ?? 'EXTERNAL';
-  const id = await ctx.db.transaction(async (tx) => {
+  const id = await withTransaction(ctx, async (txCtx) => {
+    const tx = txCtx.db;
     await assertListingAcceptsApplications(tx, companyId, body.jobListingId);
-    const { candidate } = await findOrCreateCandidate(tx, companyId, body.candidate, source, now);
+    const { candidate } = await findOrCreateCandidate(txCtx, companyId, body.candidate, source, now);
     const entered = await enterPipeline(
       tx,
       { companyId, jobListingId: body.jobListingId, source, apiKeyId: principal.apiKeyId, now },
@@ -368,7 +369,7 @@ export async function importCandidates(
   // failure), it runs once more.
   return transactionWithOneRetry(ctx.db, async (tx) => {
     if (body.jobListingId) await assertListingAcceptsApplications(tx, companyId, body.jobListingId);
-    const imported = await importCandidateRows(tx, companyId, body.candidates, now);
+    const imported = await importCandidateRows({ ...ctx, db: tx, inTransaction: true }, companyId, body.candidates, now);
     const pipeline = body.jobListingId
       ? await addCandidatesToPipeline(tx, {
           companyId,

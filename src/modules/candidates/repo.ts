@@ -1,28 +1,17 @@
-import { and, count, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { queryRows, queryStatement, type Db } from '../../db/client.ts';
-import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
-import type { PagePosition } from '../../shared/pagination.ts';
-import { keptCount } from '../../infra/kept-counts/read.ts';
-import { candidates } from './tables.ts';
+import { CHANGED_SINCE, NEWEST_FIRST, type Ordering, type PagePosition } from '../../shared/pagination.ts';
+import { keptCountText } from '../../infra/kept-counts/read.ts';
+import { candidates, candidateSummariesView } from './tables.ts';
+
+/**
+ * Every column a reader gets: all of the table's but the search vector (no reader needs it) and the
+ * erasure mark (readers see only rows without it). Taken from the table, so a column added there
+ * is read by every statement here.
+ */
+const { searchVector: _searchVector, erasedAt: _erasedAt, ...candidateColumns } = getTableColumns(candidates);
 
 export type CandidateRow = Omit<typeof candidates.$inferSelect, 'searchVector' | 'erasedAt'>;
-
-/** Every column but the search vector, which no reader needs. */
-const candidateColumns = {
-  id: candidates.id,
-  companyId: candidates.companyId,
-  firstName: candidates.firstName,
-  lastName: candidates.lastName,
-  email: candidates.email,
-  phone: candidates.phone,
-  headline: candidates.headline,
-  location: candidates.location,
-  skills: candidates.skills,
-  links: candidates.links,
-  source: candidates.source,
-  createdAt: candidates.createdAt,
-  updatedAt: candidates.updatedAt,
-};
 
 /** The company's candidate, unless erased. `lock: 'update'` locks the row for an erasure. */
 export async function findCandidate(
@@ -58,6 +47,15 @@ export async function findCandidatesByIds(db: Db, companyId: string, ids: string
     .where(and(eq(candidates.companyId, companyId), inArray(candidates.id, ids)));
 }
 
+/** The summaries (candidate_summaries) of the company's candidates with these ids, erased ones included. */
+export async function findCandidateSummaries(db: Db, companyId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(candidateSummariesView)
+    .where(and(eq(candidateSummariesView.companyId, companyId), inArray(candidateSummariesView.id, ids)));
+}
+
 export async function findCandidateByEmail(db: Db, companyId: string, email: string): Promise<CandidateRow | undefined> {
   const [row] = await db
     .select(candidateColumns)
@@ -74,13 +72,14 @@ export async function insertCandidateIfAbsent(db: Db, row: CandidateRow): Promis
 }
 
 /**
- * The search text as a prefix query: the words of `q`, split by the same parser that built the
- * vector (so an email or "node.js" stays one token), each matching a word or its start, all
- * required. Built by casting a quoted literal, so no character of q is tsquery syntax.
+ * The search text as a prefix query, from the text parameter `param`: the words of `q`, split by
+ * the same parser that built the vector (so an email or "node.js" stays one token), each matching a
+ * word or its start, all required. Built by casting a quoted literal, so no character of q is
+ * tsquery syntax.
  */
-function prefixQuery(q: string): SQL {
-  return sql`(select string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || ''':*', ' & ')
-    from unnest(to_tsvector('simple'::regconfig, ${q})))::tsquery`;
+function prefixQuery(param: string): string {
+  return `(select string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || ''':*', ' & ')
+    from unnest(to_tsvector('simple'::regconfig, ${param}::text)))::tsquery`;
 }
 
 export interface CandidateFilters {
@@ -88,51 +87,86 @@ export interface CandidateFilters {
   updatedSince?: Date | undefined;
 }
 
-/** candidateColumns as SQL, each column of the table aliased `c`. */
-const COLUMNS = `c.id, c.company_id as "companyId", c.first_name as "firstName", c.last_name as "lastName", c.email, c.phone,
-  c.headline, c.location, c.skills, c.links, c.source, c.created_at as "createdAt", c.updated_at as "updatedAt"`;
+/** candidateColumns as the select list of the table aliased `c`, each column named by its key. */
+const COLUMNS = Object.entries(candidateColumns)
+  .map(([key, column]) => `c.${column.name} as "${key}"`)
+  .join(', ');
 
-/** The search text as prefixQuery makes it, for the one-statement search below ($2). */
-const PREFIX_QUERY = `(select string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || ''':*', ' & ')
-  from unnest(to_tsvector('simple'::regconfig, $2::text)))::tsquery`;
+/** With `q`: (rank, createdAt, id) descending, most relevant first. */
+export const BY_RELEVANCE: Ordering = { name: 'relevance', keys: ['real', 'timestamptz', 'uuid'], direction: 'desc' };
+
+/** The orderings of the page, and the columns (keys of candidateColumns, or the rank) each sorts by. */
+const ORDERINGS = [
+  { ordering: NEWEST_FIRST, keys: ['createdAt', 'id'] },
+  { ordering: BY_RELEVANCE, keys: ['rank', 'createdAt', 'id'] },
+  { ordering: CHANGED_SINCE, keys: ['updatedAt', 'id'] },
+] as const satisfies ReadonlyArray<{ ordering: Ordering; keys: ReadonlyArray<keyof typeof candidateColumns | 'rank'> }>;
 
 /**
- * The hot list shapes in one statement each (one round trip, one snapshot, a fixed text that
- * PostgreSQL prepares once), the total as a row of its own so a page past the end still has it:
- * - newest first: the page and the kept count ($1 company, $2 limit, $3 offset, then the cursor);
- * - a search (`q`): the matches found once, counted and ranked from the same set
- *   ($1 company, $2 q, $3 limit, $4 offset, then the cursor).
+ * The candidates page, for every filter and ordering, as one statement: one round trip, one
+ * snapshot, one fixed text per shape (which filters, ordering, cursor or not) that PostgreSQL
+ * prepares once; the total comes as a row of its own, so a page past the end still has it.
+ * Parameters: $1 company, $2 limit, $3 offset, then q, updatedSince and the cursor's keys, each
+ * only when given.
+ * - Unfiltered: the page read in index order, the total the kept count.
+ * - Filtered (q, updatedSince): the matches found once, counted and ordered from the same set (by
+ *   rank with q), then only the page's rows read in full.
  */
-function newestPageStatement(keyset: boolean): string {
-  return `select t.total, p.* from
-    (select coalesce(sum(n), 0)::int as total from company_counts where company_id = $1 and resource = 'candidates') t
-    left join lateral (select ${COLUMNS}, 0::float8 as rank from candidates c
-      where c.company_id = $1 and c.erased_at is null ${keyset ? 'and (c.created_at, c.id) < ($4::timestamptz, $5::uuid)' : ''}
-      order by c.created_at desc, c.id desc limit $2 offset $3) p on true
-    order by p."createdAt" desc, p.id desc`;
-}
+function pageStatement(filters: { q: boolean; updatedSince: boolean }, sort: (typeof ORDERINGS)[number], after: boolean): string {
+  const { ordering } = sort;
+  let parameter = 3;
+  const q = filters.q ? `$${++parameter}` : undefined;
+  const since = filters.updatedSince ? `$${++parameter}::timestamptz` : undefined;
+  const keys = {
+    columns: sort.keys.map((key) => (key === 'rank' ? key : candidateColumns[key].name)),
+    names: sort.keys.map((key) => `"${key}"`),
+  };
+  const cursor = ordering.keys.map((type) => `$${++parameter}::${type}`).join(', ');
+  const op = ordering.direction === 'asc' ? '>' : '<';
+  const keyset = (prefix: string) => (after ? `and (${keys.columns.map((key) => prefix + key).join(', ')}) ${op} (${cursor})` : '');
+  const orderBy = (names: string[], prefix: string) => names.map((name) => `${prefix}${name} ${ordering.direction}`).join(', ');
 
-function searchStatement(keyset: boolean): string {
+  if (!q && !since) {
+    return `select t.total, p.* from (select ${keptCountText('candidates', '$1')} as total) t
+      left join lateral (select ${COLUMNS}, 0::float8 as rank from candidates c
+        where c.company_id = $1 and c.erased_at is null ${keyset('c.')}
+        order by ${orderBy(keys.columns, 'c.')} limit $2 offset $3) p on true
+      order by ${orderBy(keys.names, 'p.')}`;
+  }
   return `with matches as materialized (
-      select id, created_at, ts_rank(search_vector, q.query) as rank
-      from candidates, (select ${PREFIX_QUERY} as query) q
-      where company_id = $1 and erased_at is null and search_vector @@ q.query
+      select id, created_at, updated_at, ${q ? 'ts_rank(search_vector, q.query)' : '0::real'} as rank
+      from candidates${q ? `, (select ${prefixQuery(q)} as query) q` : ''}
+      where company_id = $1 and erased_at is null${since ? ` and updated_at >= ${since}` : ''}${q ? ' and search_vector @@ q.query' : ''}
     )
     select t.total, p.* from (select count(*)::int as total from matches) t
     left join lateral (
       select ${COLUMNS}, m.rank::float8 as rank from (
-        select id, rank from matches
-        ${keyset ? 'where (rank, created_at, id) < ($5::real, $6::timestamptz, $7::uuid)' : ''}
-        order by rank desc, created_at desc, id desc limit $3 offset $4
+        select id, rank, created_at, updated_at from matches where true ${keyset('')}
+        order by ${orderBy(keys.columns, '')} limit $2 offset $3
       ) m join candidates c on c.id = m.id
     ) p on true
-    order by p.rank desc, p."createdAt" desc, p.id desc`;
+    order by ${orderBy(keys.names, 'p.')}`;
 }
 
-const STATEMENTS = {
-  newest: [newestPageStatement(false), newestPageStatement(true)],
-  search: [searchStatement(false), searchStatement(true)],
-};
+/** Every shape's statement, by pageKey. */
+const PAGE_STATEMENTS = new Map(
+  ORDERINGS.flatMap((sort) =>
+    [false, true].flatMap((q) =>
+      [false, true].flatMap((updatedSince) =>
+        [false, true].map((after) => [pageKey({ q, updatedSince }, sort.ordering, after), pageStatement({ q, updatedSince }, sort, after)] as const),
+      ),
+    ),
+  ),
+);
+
+function pageKey(filters: { q: boolean; updatedSince: boolean }, ordering: Ordering, after: boolean): string {
+  return `${ordering.name}:${filters.q}:${filters.updatedSince}:${after}`;
+}
+
+/** A row of the page statement: a candidate with its rank, and the total on every row. */
+type PageRow = CandidateRow & { rank: number; total: number };
+/** The one row the page statement answers for an empty page: nulls, but the total. */
+type EmptyPage = { id: null; total: number };
 
 /**
  * `page.ordering` decides the order: newest first, by relevance with `q` ('relevance': rank, then
@@ -144,66 +178,64 @@ export async function listCandidates(
   filters: CandidateFilters,
   page: PagePosition,
 ): Promise<{ rows: Array<CandidateRow & { rank: number }>; total: number }> {
-  if (!filters.updatedSince && !page.ordering.sync) {
-    const search = filters.q !== undefined;
-    const values: unknown[] = search ? [companyId, filters.q, page.limit, page.offset] : [companyId, page.limit, page.offset];
-    if (page.after) values.push(...page.after);
-    const found = await queryStatement<CandidateRow & { rank: number; total: number; id: string | null }>(
-      db,
-      STATEMENTS[search ? 'search' : 'newest'][Number(Boolean(page.after))],
-      values,
-      // Planned once, the search too: its one index answers company and words together
-      // (migration 0022), whatever either is.
-      { planOnce: true },
-    );
-    if (found[0].id === null) return { rows: [], total: found[0].total };
-    // The rows as read, their `total` column left on them (no reader looks at it): a copy of each
-    // row without it cost a page ~9 us and its garbage.
-    return { rows: found as Array<CandidateRow & { rank: number }>, total: found[0].total };
-  }
-  const conditions: SQL[] = [eq(candidates.companyId, companyId), isNull(candidates.erasedAt)];
-  if (filters.updatedSince) conditions.push(gte(candidates.updatedAt, filters.updatedSince));
-  const query = filters.q === undefined ? undefined : prefixQuery(filters.q);
-  if (query) conditions.push(sql`${candidates.searchVector} @@ ${query}`);
-  const where = and(...conditions);
-
-  const rank = query ? sql<number>`ts_rank(${candidates.searchVector}, ${query})` : sql<number>`0::real`;
-  const sortKeys = page.ordering.sync
-    ? [candidates.updatedAt, candidates.id]
-    : page.ordering.name === 'relevance'
-      ? [rank, candidates.createdAt, candidates.id]
-      : [candidates.createdAt, candidates.id];
-
-  const [rows, total] = await Promise.all([
-    db
-      .select({ ...candidateColumns, rank: sql<number>`(${rank})::float8`.mapWith(Number) })
-      .from(candidates)
-      .where(and(where, keysetAfter(sortKeys, page)))
-      .orderBy(...keysetOrderBy(sortKeys, page))
-      .limit(page.limit)
-      .offset(page.offset),
-    // Unfiltered: the kept count, never a count of rows.
-    query || filters.updatedSince
-      ? db
-          .select({ total: count() })
-          .from(candidates)
-          .where(where)
-          .then(([row]) => row.total)
-      : keptCount(db, companyId, 'candidates'),
-  ]);
-  return { rows, total };
+  const shape = { q: filters.q !== undefined, updatedSince: filters.updatedSince !== undefined };
+  const text = PAGE_STATEMENTS.get(pageKey(shape, page.ordering, page.after !== undefined));
+  if (text === undefined) throw new Error(`candidates: no page statement for the ordering ${page.ordering.name}`);
+  const values: unknown[] = [companyId, page.limit, page.offset];
+  if (filters.q !== undefined) values.push(filters.q);
+  if (filters.updatedSince) values.push(filters.updatedSince.toISOString());
+  if (page.after) values.push(...page.after);
+  const found = await queryStatement<PageRow | EmptyPage>(db, text, values, {
+    // Newest first and the search are planned once: the search's one index answers company and
+    // words together (migration 0022), whatever either is. How many rows changed since a time
+    // depends on the time: PostgreSQL plans those with their values.
+    planOnce: !shape.updatedSince,
+  });
+  // The rows as read, their `total` column left on them (no reader looks at it): a copy of each
+  // row without it cost a page ~9 us and its garbage.
+  return { rows: hasRows(found) ? found : [], total: found[0].total };
 }
 
-export interface CandidateUpsert {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string | null;
-  headline: string | null;
-  location: string | null;
+/** The statement answers one row of nulls (but the total) exactly when the page is empty. */
+function hasRows(found: Array<PageRow | EmptyPage>): found is PageRow[] {
+  return found[0].id !== null;
+}
+
+/** What an import gives for a candidate; null optional fields keep a known candidate's stored value. */
+export type CandidateUpsert = Pick<CandidateRow, 'id' | 'firstName' | 'lastName' | 'email' | 'phone' | 'headline' | 'location'> & {
   skills: string[] | null;
   links: string[] | null;
+};
+
+/** The fields of an imported row, as the statement reads them from the JSON (`r`), typed as their columns. */
+const IMPORTED_FIELDS = ['id', 'firstName', 'lastName', 'email', 'phone', 'headline', 'location', 'skills', 'links'] as const satisfies ReadonlyArray<
+  keyof CandidateUpsert
+>;
+
+/**
+ * What an import writes in each column of the table (all but the erasure mark: an import never
+ * erases), by the table's keys: a column added to the table fails to compile here until the
+ * import says what it writes. `value`: a new row's (SQL over `r`, the imported row); `onMatch`:
+ * what the row of a known email stores (SQL over `excluded`, the values given, and `c`, the stored
+ * row); none: it keeps its value.
+ */
+function importWrites(companyId: string, source: string, at: string): Record<Exclude<keyof typeof candidates.$inferInsert, 'erasedAt'>, { value: SQL; onMatch?: SQL }> {
+  return {
+    id: { value: sql`r.id` },
+    companyId: { value: sql`${companyId}::uuid` },
+    firstName: { value: sql`r.first_name`, onMatch: sql`excluded.first_name` },
+    lastName: { value: sql`r.last_name`, onMatch: sql`excluded.last_name` },
+    email: { value: sql`r.email`, onMatch: sql`excluded.email` },
+    phone: { value: sql`r.phone`, onMatch: sql`coalesce(excluded.phone, c.phone)` },
+    headline: { value: sql`r.headline`, onMatch: sql`coalesce(excluded.headline, c.headline)` },
+    location: { value: sql`r.location`, onMatch: sql`coalesce(excluded.location, c.location)` },
+    // '{}' when the row had none: a known candidate keeps the stored ones then.
+    skills: { value: sql`coalesce(r.skills, '{}')`, onMatch: sql`case when cardinality(excluded.skills) > 0 then excluded.skills else c.skills end` },
+    links: { value: sql`coalesce(r.links, '{}')`, onMatch: sql`case when cardinality(excluded.links) > 0 then excluded.links else c.links end` },
+    source: { value: sql`${source}` },
+    createdAt: { value: sql`${at}::timestamptz` },
+    updatedAt: { value: sql`${at}::timestamptz`, onMatch: sql`excluded.updated_at` },
+  };
 }
 
 /**
@@ -220,47 +252,27 @@ export async function upsertCandidates(
   now: Date,
 ): Promise<Array<{ id: string; email: string; inserted: boolean }>> {
   if (rows.length === 0) return [];
-  const at = now.toISOString();
+  const writes = Object.entries(importWrites(companyId, source, now.toISOString())).map(([key, write]) => ({
+    column: sql.raw(candidates[key as keyof typeof candidates.$inferInsert].name),
+    ...write,
+  }));
+  const fields = IMPORTED_FIELDS.map((key) => sql.raw(`${candidates[key].name} ${candidates[key].getSQLType()}`));
+  const records = rows.map((row, ord) => ({ ...Object.fromEntries(IMPORTED_FIELDS.map((key) => [candidates[key].name, row[key]])), ord }));
   return queryRows<{ id: string; email: string; inserted: boolean }>(
     db,
     sql`
-      insert into candidates as c
-        (id, company_id, first_name, last_name, email, phone, headline, location, skills, links, source, created_at, updated_at)
-      select r.id, ${companyId}::uuid, r.first_name, r.last_name, r.email, r.phone, r.headline, r.location,
-             coalesce(r.skills, '{}'), coalesce(r.links, '{}'), ${source}, ${at}::timestamptz, ${at}::timestamptz
-      from jsonb_to_recordset(${JSON.stringify(rows.map(toRecord))}::jsonb) as r(
-        id uuid, first_name text, last_name text, email text, phone text, headline text, location text,
-        skills text[], links text[], ord int)
+      insert into candidates as c (${sql.join(writes.map((write) => write.column), sql`, `)})
+      select ${sql.join(writes.map((write) => write.value), sql`, `)}
+      from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(${sql.join(fields, sql`, `)}, ord int)
       -- One order for every import (the normalized e-mail, as the unique index compares it): two
       -- overlapping imports then take their row locks in the same sequence and never deadlock.
       order by lower(r.email), r.ord
       on conflict (company_id, lower(email)) do update set
-        first_name = excluded.first_name,
-        last_name = excluded.last_name,
-        email = excluded.email,
-        phone = coalesce(excluded.phone, c.phone),
-        headline = coalesce(excluded.headline, c.headline),
-        location = coalesce(excluded.location, c.location),
-        -- excluded.skills is '{}' when the row had none: keep the stored ones then.
-        skills = case when cardinality(excluded.skills) > 0 then excluded.skills else c.skills end,
-        links = case when cardinality(excluded.links) > 0 then excluded.links else c.links end,
-        updated_at = excluded.updated_at
+        ${sql.join(
+          writes.flatMap((write) => (write.onMatch ? [sql`${write.column} = ${write.onMatch}`] : [])),
+          sql`, `,
+        )}
       -- xmax is 0 on a row version this statement inserted, and set on one it updated.
       returning c.id, c.email, (c.xmax = 0) as inserted`,
   );
-
-  function toRecord(row: CandidateUpsert, ord: number) {
-    return {
-      id: row.id,
-      first_name: row.firstName,
-      last_name: row.lastName,
-      email: row.email,
-      phone: row.phone,
-      headline: row.headline,
-      location: row.location,
-      skills: row.skills,
-      links: row.links,
-      ord,
-    };
-  }
 }

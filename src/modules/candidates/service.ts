@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/client.ts';
-import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Ordering, type Page } from '../../shared/pagination.ts';
-import type { ServiceContext } from '../../shared/context.ts';
+import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Page } from '../../shared/pagination.ts';
+import { withTransaction, type ServiceContext } from '../../shared/context.ts';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import { recordEvent } from '../../infra/outbox/record-event.ts';
 import {
   anonymizeCandidateRow,
+  BY_RELEVANCE,
   findCandidateByEmail,
   findCandidate,
+  findCandidateSummaries,
   findCandidatesByIds,
   insertCandidateIfAbsent,
   listCandidates as listCandidateRows,
@@ -15,9 +16,6 @@ import {
   type CandidateRow,
 } from './repo.ts';
 import type { CandidateInput, CandidateListQuery } from './schemas.ts';
-
-/** With `q`: (rank, createdAt, id) descending, most relevant first. */
-const BY_RELEVANCE: Ordering = { name: 'relevance', keys: ['real', 'timestamptz', 'uuid'], direction: 'desc' };
 
 export interface CandidateSummaryView {
   id: string;
@@ -91,15 +89,18 @@ export function anonymizedCandidateFields(id: string) {
 }
 
 /**
- * Erases the person in the candidates table, inside the caller's transaction: locks the row and
- * overwrites every personal field (docs/decisions.md, "Personal data"). Answers what was stored
- * before, so the caller can scrub copies elsewhere. 404 for an unknown, erased or foreign id.
+ * Erases the person in the candidates table, in the caller's transaction (withTransaction): locks
+ * the row and overwrites every personal field (docs/decisions.md, "Personal data"). Answers what
+ * was stored before, so the caller can scrub copies elsewhere. 404 for an unknown, erased or
+ * foreign id.
  */
-export async function eraseCandidateRecord(tx: Db, companyId: string, id: string, now: Date): Promise<CandidateView> {
-  const row = await findCandidate(tx, companyId, id, { lock: 'update' });
-  if (!row) throw new NotFoundError('Candidate');
-  await anonymizeCandidateRow(tx, id, anonymizedCandidateFields(id), now);
-  return toCandidateView(row);
+export async function eraseCandidateRecord(ctx: ServiceContext, companyId: string, id: string, now: Date): Promise<CandidateView> {
+  return withTransaction(ctx, async ({ db }) => {
+    const row = await findCandidate(db, companyId, id, { lock: 'update' });
+    if (!row) throw new NotFoundError('Candidate');
+    await anonymizeCandidateRow(db, id, anonymizedCandidateFields(id), now);
+    return toCandidateView(row);
+  });
 }
 
 /** The company's candidate; another company's id: 404. */
@@ -109,19 +110,24 @@ export async function getCandidate(ctx: ServiceContext, companyId: string, id: s
   return toCandidateView(row);
 }
 
-/** The company's candidates with these ids, by id, as the summary embedded in applications. */
-export async function candidateSummariesByIds(
-  db: Db,
+/**
+ * The company's candidates with these ids (erased ones included, anonymized), by id, as the summary
+ * embedded in applications (read from candidate_summaries, the view the applications module's own
+ * statements join). Only a read: it needs only the database (inside a transaction, the
+ * transaction's), so it takes only that part of the context.
+ */
+export async function candidateSummaries(
+  ctx: Pick<ServiceContext, 'db'>,
   companyId: string,
   ids: string[],
 ): Promise<Map<string, CandidateSummaryView>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  return new Map((await findCandidatesByIds(db, companyId, unique)).map((row) => [row.id, toCandidateSummary(row)]));
+  return new Map((await findCandidateSummaries(ctx.db, companyId, unique)).map((row) => [row.id, toCandidateSummary(row)]));
 }
 
-async function recordCandidateCreated(tx: Db, row: CandidateRow, now: Date): Promise<void> {
-  await recordEvent(tx, {
+async function recordCandidateCreated(ctx: ServiceContext, row: CandidateRow, now: Date): Promise<void> {
+  await recordEvent(ctx.db, {
     companyId: row.companyId,
     type: 'candidate.created',
     data: { candidate: toCandidateView(row) },
@@ -140,40 +146,43 @@ export interface ApplicantInput {
 /**
  * The company's candidate with this email (compared without letter case), else a new one with a
  * candidate.created event. An existing profile is left as it is: an application does not
- * overwrite what a recruiter curated. Call inside the transaction of the application.
+ * overwrite what a recruiter curated. Runs in the caller's transaction (withTransaction), the
+ * application's.
  */
 export async function findOrCreateCandidate(
-  tx: Db,
+  ctx: ServiceContext,
   companyId: string,
   input: ApplicantInput,
   source: string,
   now: Date,
 ): Promise<{ candidate: CandidateRow; created: boolean }> {
-  const existing = await findCandidateByEmail(tx, companyId, input.email);
-  if (existing) return { candidate: existing, created: false };
-  const inserted = await insertCandidateIfAbsent(tx, {
-    id: randomUUID(),
-    companyId,
-    firstName: input.firstName,
-    lastName: input.lastName,
-    email: input.email,
-    phone: input.phone ?? null,
-    headline: input.headline ?? null,
-    location: null,
-    skills: [],
-    links: [],
-    source,
-    createdAt: now,
-    updatedAt: now,
+  return withTransaction(ctx, async (tx) => {
+    const existing = await findCandidateByEmail(tx.db, companyId, input.email);
+    if (existing) return { candidate: existing, created: false };
+    const inserted = await insertCandidateIfAbsent(tx.db, {
+      id: randomUUID(),
+      companyId,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      email: input.email,
+      phone: input.phone ?? null,
+      headline: input.headline ?? null,
+      location: null,
+      skills: [],
+      links: [],
+      source,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (inserted) {
+      await recordCandidateCreated(tx, inserted, now);
+      return { candidate: inserted, created: true };
+    }
+    // Created by a concurrent request since our read: theirs is the one.
+    const raced = await findCandidateByEmail(tx.db, companyId, input.email);
+    if (!raced) throw new Error('candidate vanished after an email conflict');
+    return { candidate: raced, created: false };
   });
-  if (inserted) {
-    await recordCandidateCreated(tx, inserted, now);
-    return { candidate: inserted, created: true };
-  }
-  // Created by a concurrent request since our read: theirs is the one.
-  const raced = await findCandidateByEmail(tx, companyId, input.email);
-  if (!raced) throw new Error('candidate vanished after an email conflict');
-  return { candidate: raced, created: false };
 }
 
 /** Rows that repeat an earlier row's email (without letter case) make the whole import invalid (422). */
@@ -202,38 +211,40 @@ export interface ImportedCandidate {
 }
 
 /**
- * Upserts up to 1,000 candidates by email, inside the caller's transaction, with a
+ * Upserts up to 1,000 candidates by email, in the caller's transaction (withTransaction), with a
  * candidate.created event for each new one. The caller has checked assertNoDuplicateEmails.
  * Answers the candidates in the order of the input.
  */
 export async function importCandidateRows(
-  tx: Db,
+  ctx: ServiceContext,
   companyId: string,
   rows: CandidateInput[],
   now: Date,
 ): Promise<ImportedCandidate[]> {
-  const upserted = await upsertCandidates(
-    tx,
-    companyId,
-    rows.map((row) => ({
-      id: randomUUID(),
-      firstName: row.firstName,
-      lastName: row.lastName,
-      email: row.email,
-      phone: row.phone ?? null,
-      headline: row.headline ?? null,
-      location: row.location ?? null,
-      skills: row.skills ?? null,
-      links: row.links ?? null,
-    })),
-    'IMPORTED',
-    now,
-  );
-  const byEmail = new Map(upserted.map((row) => [row.email.toLowerCase(), row]));
-  const createdIds = upserted.filter((row) => row.inserted).map((row) => row.id);
-  for (const row of await findCandidatesByIds(tx, companyId, createdIds)) await recordCandidateCreated(tx, row, now);
-  return rows.map((row) => {
-    const candidate = byEmail.get(row.email.toLowerCase())!;
-    return { id: candidate.id, email: candidate.email, inserted: candidate.inserted };
+  return withTransaction(ctx, async (tx) => {
+    const upserted = await upsertCandidates(
+      tx.db,
+      companyId,
+      rows.map((row) => ({
+        id: randomUUID(),
+        firstName: row.firstName,
+        lastName: row.lastName,
+        email: row.email,
+        phone: row.phone ?? null,
+        headline: row.headline ?? null,
+        location: row.location ?? null,
+        skills: row.skills ?? null,
+        links: row.links ?? null,
+      })),
+      'IMPORTED',
+      now,
+    );
+    const byEmail = new Map(upserted.map((row) => [row.email.toLowerCase(), row]));
+    const createdIds = upserted.filter((row) => row.inserted).map((row) => row.id);
+    for (const row of await findCandidatesByIds(tx.db, companyId, createdIds)) await recordCandidateCreated(tx, row, now);
+    return rows.map((row) => {
+      const candidate = byEmail.get(row.email.toLowerCase())!;
+      return { id: candidate.id, email: candidate.email, inserted: candidate.inserted };
+    });
   });
 }

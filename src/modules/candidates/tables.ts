@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { customType, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { customType, pgTable, pgView, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const tsvector = customType<{ data: string }>({
   dataType: () => 'tsvector',
@@ -26,3 +26,23 @@ export const candidates = pgTable('candidates', {
     .notNull()
     .generatedAlwaysAs(sql`candidate_search_vector(first_name, last_name, email, headline, skills)`),
 });
+
+/**
+ * A candidate's summary as other modules' statements read it (migration 0030): the applications
+ * module embeds it in its pages in the same round trip, naming this view, never the table. Every
+ * candidate, erased ones too (anonymized); a reader filters on company_id like on any table.
+ * Defined here as in the migration, so candidateSummaries (service.ts) reads the same columns.
+ */
+export const candidateSummariesView = pgView('candidate_summaries').as((qb) =>
+  qb
+    .select({
+      id: candidates.id,
+      companyId: candidates.companyId,
+      firstName: candidates.firstName,
+      lastName: candidates.lastName,
+      headline: candidates.headline,
+      email: candidates.email,
+      phone: candidates.phone,
+    })
+    .from(candidates),
+);

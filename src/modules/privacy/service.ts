@@ -2,7 +2,7 @@
 // candidate. The candidate row, their applications' texts, the stored events that carried them, the
 // webhook delivery log and stored idempotent answers are each owned elsewhere; this module only
 // composes those owners' functions, in one transaction for an erasure.
-import type { ServiceContext } from '../../shared/context.ts';
+import { withTransaction, type ServiceContext } from '../../shared/context.ts';
 import { recordEvent } from '../../infra/outbox/record-event.ts';
 import { findEventsMentioning, replaceEventData } from '../../infra/outbox/repo.ts';
 import { scrubStoredResponses } from '../../infra/idempotency/repo.ts';
@@ -20,8 +20,9 @@ import { personOf, scrubStored, scrubValue } from './anonymize.ts';
  */
 export async function eraseCandidate(ctx: ServiceContext, companyId: string, id: string): Promise<void> {
   const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
-    const original = await eraseCandidateRecord(tx, companyId, id, now);
+  await withTransaction(ctx, async (txCtx) => {
+    const tx = txCtx.db;
+    const original = await eraseCandidateRecord(txCtx, companyId, id, now);
     const applicationIds = await erasePipelineTexts(tx, companyId, id, now);
     const person = personOf(original, applicationIds, anonymizedCandidateFields(id));
     const mentions = [id, ...applicationIds];
