@@ -10,7 +10,8 @@
 // - SQL text: every string and template literal of a source file (comments aside), searched for a
 //   table named after FROM, JOIN, INTO, UPDATE, TABLE, TRUNCATE or LOCK (so a status value such as
 //   'job_listings' passed to the kept counts is no table reference), and the `table: '...'` of a
-//   batch delete (src/db/delete-batch.ts).
+//   batch delete (src/db/delete-batch.ts). Prose that reads like SQL ("moved from candidates") counts
+//   too: reword it.
 // - Drizzle: an import of another folder's tables.ts, or of one of its table objects through any
 //   other file of that folder.
 // - Scanned: every .ts file of src/ but the tests. Code outside src/modules and src/infra (HTTP,
