@@ -3,9 +3,9 @@
 //   (`import type` aside: it is erased before anything runs; dynamic `import()` aside: the CLI uses
 //   it to load a command's code lazily, after every module has loaded).
 // - Domain modules: no two folders of src/modules depend on each other, directly or through others
-//   (applications -> candidates -> applications through different files). routes.ts files are left
-//   out: nothing imports a route plugin but src/app.ts, so a route calling another module's service
-//   creates no cycle anyone could load into.
+//   (applications -> candidates -> applications through different files), routes.ts included: a
+//   module's routes are part of the module, so a candidate route answering with applications makes
+//   candidates depend on applications, and belongs in the applications module instead.
 // A small script rather than eslint-plugin-import-x: that plugin's resolver ships per-platform
 // native bindings that npm cannot record in the lock file here, so `npm ci` would fail.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -56,7 +56,7 @@ const moduleOf = (file: string) => {
 };
 for (const module of readdirSync(MODULES, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
   const uses = new Map<string, string>();
-  for (const file of sourceFiles(join(MODULES, module.name)).filter((file) => !file.endsWith(`${sep}routes.ts`))) {
+  for (const file of sourceFiles(join(MODULES, module.name))) {
     for (const [, spec] of readFileSync(file, 'utf8').matchAll(ANY_IMPORT)) {
       const target = moduleOf(resolve(dirname(file), spec));
       if (target && target !== module.name) uses.set(target, relative(MODULES, file));
@@ -71,7 +71,7 @@ const moduleCycles = findCycles(modules).map((cycle) =>
 );
 if (fileCycles.length > 0) console.error(`Import cycles between files:\n${fileCycles.map((c) => `  ${c}`).join('\n')}`);
 if (moduleCycles.length > 0) {
-  console.error(`Module dependency cycles (src/modules, routes.ts aside):\n${moduleCycles.map((c) => `  ${c}`).join('\n')}`);
+  console.error(`Module dependency cycles (src/modules, routes.ts included):\n${moduleCycles.map((c) => `  ${c}`).join('\n')}`);
 }
 if (fileCycles.length + moduleCycles.length > 0) process.exit(1);
 console.log(`import graph: ${files.size} files and ${modules.size} modules, no cycles`);

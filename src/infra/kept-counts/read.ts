@@ -1,7 +1,7 @@
 // Totals read from the kept counts (migration 0015): per company, resource and status, appended
 // as signed deltas by triggers in the same transaction as every change, so a total (the sum of a
 // key's few rows) is exact without counting the resource's rows.
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 
 export type CountedResource = 'job_listings' | 'applications' | 'candidates';
@@ -44,4 +44,83 @@ export async function keptCountsByStatus(db: Db, companyId: string, resource: Co
 export function keptCountText(resource: CountedResource, company: string, statusCondition?: string): string {
   return `(select coalesce(sum(n), 0)::int from company_counts
     where company_id = ${company} and resource = '${resource}'${statusCondition ? ` and ${statusCondition}` : ''})`;
+}
+
+// --- the applications' kept aggregates (migration 0015), for the analytics overview --------------
+// application_daily_counts (deltas per company, UTC day of submission, status and furthest funnel
+// stage) and application_hires (one row per current hire), which triggers keep in the same
+// transaction as every change: a whole company's figures from a few thousand rows whatever the
+// number of applications.
+
+export interface DayRange {
+  /** First UTC day included (YYYY-MM-DD), if any. */
+  fromDay?: string | undefined;
+  /** Last UTC day included (YYYY-MM-DD), if any. */
+  toDay?: string | undefined;
+}
+
+function dayConditions(range: DayRange): SQL {
+  const conditions: SQL[] = [];
+  if (range.fromDay) conditions.push(sql`and day >= ${range.fromDay}::date`);
+  if (range.toDay) conditions.push(sql`and day <= ${range.toDay}::date`);
+  return sql.join(conditions, sql` `);
+}
+
+/** Applications by current stage and furthest funnel stage (index into FUNNEL_STAGES), submitted within the range. */
+export async function keptStageCounts(
+  db: Db,
+  companyId: string,
+  range: DayRange,
+): Promise<Array<{ status: string; furthest: number; count: number }>> {
+  return queryRows(
+    db,
+    sql`select status, furthest_stage::int as furthest, sum(n)::int as count from application_daily_counts
+        where company_id = ${companyId} ${dayConditions(range)}
+        group by status, furthest_stage having sum(n) <> 0`,
+  );
+}
+
+/** Submissions per UTC day within the range (days without any left out). */
+export async function keptDailyCounts(db: Db, companyId: string, range: DayRange): Promise<Array<{ date: string; count: number }>> {
+  return queryRows(
+    db,
+    sql`select to_char(day, 'YYYY-MM-DD') as date, sum(n)::int as count from application_daily_counts
+        where company_id = ${companyId} ${dayConditions(range)}
+        group by day having sum(n) <> 0`,
+  );
+}
+
+/**
+ * The median days to hire of the company's current hires. Without a date range the middle one or
+ * two are read from the (company_id, days) index at an offset (hires known from the kept count);
+ * interpolated as percentile_cont(0.5) does, so the result is the same number.
+ */
+export async function keptMedianDaysToHire(db: Db, companyId: string, hires: number): Promise<number | null> {
+  if (hires === 0) return null;
+  const rows = await queryRows<{ days: number }>(
+    db,
+    sql`select days from application_hires where company_id = ${companyId}
+        order by days offset ${Math.floor((hires - 1) / 2)} limit ${hires % 2 === 1 ? 1 : 2}`,
+  );
+  if (rows.length === 0) return null;
+  const lower = Number(rows[0].days);
+  const upper = Number((rows[1] ?? rows[0]).days);
+  return lower + 0.5 * (upper - lower);
+}
+
+/** Hires submitted within [from, until) and their median days to hire. */
+export async function keptTimeToHire(
+  db: Db,
+  companyId: string,
+  from: Date | undefined,
+  until: Date | undefined,
+): Promise<{ hires: number; medianDays: number | null }> {
+  const [row] = await queryRows<{ hires: number; median_days: number | null }>(
+    db,
+    sql`select count(*)::int as hires, percentile_cont(0.5) within group (order by days)::float8 as median_days
+        from application_hires where company_id = ${companyId}
+        ${from ? sql`and applied_at >= ${from.toISOString()}::timestamptz` : sql``}
+        ${until ? sql`and applied_at < ${until.toISOString()}::timestamptz` : sql``}`,
+  );
+  return { hires: row.hires, medianDays: row.median_days === null ? null : Number(row.median_days) };
 }

@@ -1,5 +1,7 @@
 // Every figure is one SQL aggregate: nothing loads application rows into memory, so the overview
-// costs the same few queries for ten applications or ten million.
+// costs the same few queries for ten applications or ten million. Analytics owns no table: it reads
+// the views the applications and job-listings modules publish (migration 0033, documented in their
+// READMEs) and, for a whole company, the kept counts through src/infra/kept-counts/read.ts.
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 import { FUNNEL_STAGES } from '../applications/stages.ts';
@@ -29,14 +31,14 @@ export async function countListingsByStatus(
 ): Promise<Array<{ status: string; count: number }>> {
   return queryRows(
     db,
-    sql`select status, count(*)::int as count from job_listings
+    sql`select status, count(*)::int as count from job_listing_statuses
         where company_id = ${companyId} ${jobListingId ? sql`and id = ${jobListingId}` : sql``}
         group by status`,
   );
 }
 
 export async function countApplicationsByStage(db: Db, scope: ApplicationScope): Promise<Array<{ status: string; count: number }>> {
-  return queryRows(db, sql`select a.status, count(*)::int as count from applications a where ${applicationsIn(scope)} group by a.status`);
+  return queryRows(db, sql`select a.status, count(*)::int as count from application_summaries a where ${applicationsIn(scope)} group by a.status`);
 }
 
 /** Submissions per UTC day from firstDay to lastDay (YYYY-MM-DD, both included), zero days included. */
@@ -52,7 +54,7 @@ export async function countApplicationsPerDay(
           select generate_series(${firstDay}::date, ${lastDay}::date, interval '1 day')::date as day
         ), counts as (
           select (a.applied_at at time zone 'UTC')::date as day, count(*)::int as n
-          from applications a
+          from application_summaries a
           where ${applicationsIn(scope)}
             and a.applied_at >= (${firstDay}::date)::timestamp at time zone 'UTC'
             and a.applied_at < (${lastDay}::date + 1)::timestamp at time zone 'UTC'
@@ -80,8 +82,8 @@ export async function countFunnel(db: Db, scope: ApplicationScope): Promise<numb
     db,
     sql`with furthest as (
           select max(${rank}) as furthest
-          from applications a
-          join application_status_history h on h.application_id = a.id
+          from application_summaries a
+          join application_stage_moves h on h.application_id = a.id
           where ${applicationsIn(scope)}
           group by a.id
         )
@@ -96,92 +98,14 @@ export async function timeToHire(db: Db, scope: ApplicationScope): Promise<{ hir
     db,
     sql`with hired as (
           select a.applied_at, max(h.changed_at) as hired_at
-          from applications a
-          join application_status_history h on h.application_id = a.id and h.to_status = 'HIRED'
+          from application_summaries a
+          join application_stage_moves h on h.application_id = a.id and h.to_status = 'HIRED'
           where ${applicationsIn(scope)} and a.status = 'HIRED'
           group by a.id, a.applied_at
         )
         select count(*)::int as hires,
                percentile_cont(0.5) within group (order by (extract(epoch from hired_at - applied_at) / 86400)::float8)::float8 as median_days
         from hired`,
-  );
-  return { hires: row.hires, medianDays: row.median_days === null ? null : Number(row.median_days) };
-}
-
-// --- from the kept aggregates (migration 0015) -------------------------------------------------
-// A whole company's figures come from application_daily_counts and application_hires, which
-// triggers keep in the same transaction as every change: a few thousand rows whatever the number
-// of applications. Filtered by listing, the queries above read that listing's few applications.
-
-export interface DayRange {
-  /** First UTC day included (YYYY-MM-DD), if any. */
-  fromDay?: string | undefined;
-  /** Last UTC day included (YYYY-MM-DD), if any. */
-  toDay?: string | undefined;
-}
-
-function dayConditions(range: DayRange): SQL {
-  const conditions: SQL[] = [];
-  if (range.fromDay) conditions.push(sql`and day >= ${range.fromDay}::date`);
-  if (range.toDay) conditions.push(sql`and day <= ${range.toDay}::date`);
-  return sql.join(conditions, sql` `);
-}
-
-/** Applications by current stage and furthest funnel stage, submitted within the range. */
-export async function keptStageCounts(
-  db: Db,
-  companyId: string,
-  range: DayRange,
-): Promise<Array<{ status: string; furthest: number; count: number }>> {
-  return queryRows(
-    db,
-    sql`select status, furthest_stage::int as furthest, sum(n)::int as count from application_daily_counts
-        where company_id = ${companyId} ${dayConditions(range)}
-        group by status, furthest_stage having sum(n) <> 0`,
-  );
-}
-
-/** Submissions per UTC day within the range (days without any left out). */
-export async function keptDailyCounts(db: Db, companyId: string, range: DayRange): Promise<Array<{ date: string; count: number }>> {
-  return queryRows(
-    db,
-    sql`select to_char(day, 'YYYY-MM-DD') as date, sum(n)::int as count from application_daily_counts
-        where company_id = ${companyId} ${dayConditions(range)}
-        group by day having sum(n) <> 0`,
-  );
-}
-
-/**
- * The median days to hire of the company's current hires. Without a date range the middle one or
- * two are read from the (company_id, days) index at an offset (hires known from the kept count);
- * interpolated as percentile_cont(0.5) does, so the result is the same number.
- */
-export async function keptMedianDaysToHire(db: Db, companyId: string, hires: number): Promise<number | null> {
-  if (hires === 0) return null;
-  const rows = await queryRows<{ days: number }>(
-    db,
-    sql`select days from application_hires where company_id = ${companyId}
-        order by days offset ${Math.floor((hires - 1) / 2)} limit ${hires % 2 === 1 ? 1 : 2}`,
-  );
-  if (rows.length === 0) return null;
-  const lower = Number(rows[0].days);
-  const upper = Number((rows[1] ?? rows[0]).days);
-  return lower + 0.5 * (upper - lower);
-}
-
-/** Hires submitted within [from, until) and their median days to hire. */
-export async function keptTimeToHire(
-  db: Db,
-  companyId: string,
-  from: Date | undefined,
-  until: Date | undefined,
-): Promise<{ hires: number; medianDays: number | null }> {
-  const [row] = await queryRows<{ hires: number; median_days: number | null }>(
-    db,
-    sql`select count(*)::int as hires, percentile_cont(0.5) within group (order by days)::float8 as median_days
-        from application_hires where company_id = ${companyId}
-        ${from ? sql`and applied_at >= ${from.toISOString()}::timestamptz` : sql``}
-        ${until ? sql`and applied_at < ${until.toISOString()}::timestamptz` : sql``}`,
   );
   return { hires: row.hires, medianDays: row.median_days === null ? null : Number(row.median_days) };
 }

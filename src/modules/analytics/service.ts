@@ -2,16 +2,19 @@ import type { ServiceContext } from '../../shared/context.ts';
 import { ValidationError } from '../../shared/errors.ts';
 import { APPLICATION_STAGES, FUNNEL_STAGES } from '../applications/stages.ts';
 import { JOB_LISTING_STATUSES } from '../reference-data/enums.ts';
-import { keptCount, keptCountsByStatus } from '../../infra/kept-counts/read.ts';
+import {
+  keptCount,
+  keptCountsByStatus,
+  keptDailyCounts,
+  keptMedianDaysToHire,
+  keptStageCounts,
+  keptTimeToHire,
+} from '../../infra/kept-counts/read.ts';
 import {
   countApplicationsByStage,
   countApplicationsPerDay,
   countFunnel,
   countListingsByStatus,
-  keptDailyCounts,
-  keptMedianDaysToHire,
-  keptStageCounts,
-  keptTimeToHire,
   timeToHire,
   type ApplicationScope,
 } from './repo.ts';
