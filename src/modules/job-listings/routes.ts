@@ -13,10 +13,12 @@ import {
   ListingIdParams,
   ListingTranslationsResponse,
   PutTranslationBody,
+  RejectListingBody,
   TranslationParams,
   UpdateJobListingBody,
 } from './schemas.ts';
 import {
+  approveJobListing,
   archiveJobListing,
   closeJobListing,
   createJobListing,
@@ -27,6 +29,7 @@ import {
   listJobListingTranslations,
   publishJobListing,
   putJobListingTranslation,
+  rejectJobListing,
   updateJobListing,
 } from './service.ts';
 
@@ -289,6 +292,59 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
         { acceptLanguage: request.headers['accept-language'] },
       );
       withLanguage(reply, result.language);
+      return result.listing;
+    },
+  );
+}
+
+/**
+ * Listing review under /settings (the dashboard): for a signed-in user's access token, an ADMIN
+ * only (an API key never can: review exists so that a person vouches for what integrations post).
+ * Registered beside the company settings routes, so the API document keeps its order.
+ */
+export async function listingReviewRoutes(app: AppInstance): Promise<void> {
+  const adminOnly = { scope: null, bearerOnly: true, role: 'ADMIN' } as const;
+  app.post(
+    '/settings/job-listings/:id/approve',
+    {
+      config: { auth: adminOnly },
+      schema: {
+        operationId: 'approveJobListing',
+        tags: ['Listing review'],
+        summary: 'Approve a listing waiting for review',
+        description: 'UNDER_REVIEW -> ACTIVE (published). Any other status: 409. A listing whose jobListingEndDate has passed: 422. No body.',
+        params: ListingIdParams,
+        response: { 200: Type.Ref('JobListing'), ...errorResponses([404, 409, 415, 422]) },
+      },
+    },
+    async (request, reply) => {
+      const result = await approveJobListing(app.ctx, principalOf(request).companyId, request.params.id, {
+        acceptLanguage: request.headers['accept-language'],
+      });
+      reply.header('content-language', result.language);
+      return result.listing;
+    },
+  );
+
+  app.post(
+    '/settings/job-listings/:id/reject',
+    {
+      config: { auth: adminOnly },
+      schema: {
+        operationId: 'rejectJobListing',
+        tags: ['Listing review'],
+        summary: 'Reject a listing waiting for review',
+        description: 'UNDER_REVIEW -> DRAFT, with the reason shown in rejectionReason until the listing is published again. Any other status: 409.',
+        params: ListingIdParams,
+        body: RejectListingBody,
+        response: { 200: Type.Ref('JobListing'), ...errorResponses([400, 404, 409, 415, 422]) },
+      },
+    },
+    async (request, reply) => {
+      const result = await rejectJobListing(app.ctx, principalOf(request).companyId, request.params.id, request.body.reason, {
+        acceptLanguage: request.headers['accept-language'],
+      });
+      reply.header('content-language', result.language);
       return result.listing;
     },
   );
