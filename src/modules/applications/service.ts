@@ -112,7 +112,7 @@ export async function submitApplication(
   const now = ctx.clock.now();
   const source = body.source ?? 'EXTERNAL';
   const id = await ctx.db.transaction(async (tx) => {
-    await assertListingAcceptsApplications(tx, companyId, body.jobListingId);
+    await assertListingAcceptsApplications({ ...ctx, db: tx, inTransaction: true }, companyId, body.jobListingId);
     const { candidate } = await findOrCreateCandidate(tx, companyId, body.candidate, source, now);
     const entered = await enterPipeline(
       tx,
@@ -367,7 +367,7 @@ export async function importCandidates(
   // imports should not deadlock; if PostgreSQL still aborts one (deadlock or serialization
   // failure), it runs once more.
   return transactionWithOneRetry(ctx.db, async (tx) => {
-    if (body.jobListingId) await assertListingAcceptsApplications(tx, companyId, body.jobListingId);
+    if (body.jobListingId) await assertListingAcceptsApplications({ ...ctx, db: tx, inTransaction: true }, companyId, body.jobListingId);
     const imported = await importCandidateRows(tx, companyId, body.candidates, now);
     const pipeline = body.jobListingId
       ? await addCandidatesToPipeline(tx, {
