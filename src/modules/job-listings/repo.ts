@@ -1,5 +1,5 @@
 // SQL of the job listings module. Every query that starts from a request filters by company.
-import { and, asc, eq, fillPlaceholders, getTableColumns, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, fillPlaceholders, getTableColumns, inArray, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { PgDialect, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { queryRows, queryStatement, type Db } from '../../db/client.ts';
 import { selectList } from '../../db/select-list.ts';
@@ -216,7 +216,7 @@ interface PageShape {
  * case-insensitively, as written or in a stored translation of it (docs/decisions.md, "Job
  * listings"). A translation counts only while its original is still the listing's position.
  */
-function positionContains(pattern: SQL.Aliased | SQL | ReturnType<typeof value>) {
+function positionContains(pattern: Placeholder) {
   const t = jobListingTranslations;
   return sql`(${jobListings.position} ILIKE ${pattern} OR EXISTS (
     SELECT 1 FROM ${t} WHERE ${t.jobListingId} = ${jobListings.id} AND ${t.field} = 'position'
@@ -261,7 +261,20 @@ function pageStatement(shape: PageShape): { text: string; params: unknown[] } {
   return { text, params };
 }
 
-const pageStatements = new Map<string, { text: string; params: unknown[] }>();
+const shapeKey = (shape: PageShape) => `${+shape.statuses}${+shape.updatedSince}${+shape.search}${+shape.after}`;
+/** Every shape's statement, built once: fixed texts, as the database prepares them. */
+const PAGE_STATEMENTS = new Map(
+  [false, true].flatMap((statuses) =>
+    [false, true].flatMap((updatedSince) =>
+      [false, true].flatMap((search) =>
+        [false, true].map((after) => {
+          const shape = { statuses, updatedSince, search, after };
+          return [shapeKey(shape), pageStatement(shape)] as const;
+        }),
+      ),
+    ),
+  ),
+);
 
 /** `position`: newest first, or (updatedAt, id) ascending with updatedSince; see src/shared/pagination.ts. */
 export async function listJobListingRows(
@@ -275,9 +288,7 @@ export async function listJobListingRows(
     search: filter.q !== undefined,
     after: position.after !== undefined,
   };
-  const key = `${+shape.statuses}${+shape.updatedSince}${+shape.search}${+shape.after}`;
-  let statement = pageStatements.get(key);
-  if (!statement) pageStatements.set(key, (statement = pageStatement(shape)));
+  const statement = PAGE_STATEMENTS.get(shapeKey(shape))!;
   const values: Partial<PageValues> = {
     companyId: filter.companyId,
     statuses: filter.statuses,
