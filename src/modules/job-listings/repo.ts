@@ -65,9 +65,9 @@ export async function replaceChildren(db: Db, listingId: string, children: Parti
 
 /**
  * The status of the company's listing, or undefined when there is none (or it is another
- * company's). For applications: called inside their own transaction, the row is locked FOR SHARE
- * until that transaction ends, so the listing cannot be closed, archived or deleted between the
- * check and the insert of the application. (Outside a transaction the lock is released at once.)
+ * company's), the row locked FOR SHARE until the transaction ends: for applications, through
+ * lockJobListingStatus (service.ts) in their transaction, so the listing cannot be closed, archived
+ * or deleted between the check and the insert of the application.
  */
 export async function findJobListingStatus(
   db: Db,
