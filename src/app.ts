@@ -30,7 +30,7 @@ import {
 import { generateRequestId } from './http/request-id.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
 import { referenceDataRoutes, referenceDataSchemas } from './modules/reference-data/routes.ts';
-import { jobListingRoutes } from './modules/job-listings/routes.ts';
+import { jobListingRoutes, listingReviewRoutes } from './modules/job-listings/routes.ts';
 import { jobListingSchemas } from './modules/job-listings/schemas.ts';
 import { candidateRoutes, candidateSchemas } from './modules/candidates/routes.ts';
 import { applicationRoutes, applicationSchemas } from './modules/applications/routes.ts';
@@ -168,6 +168,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await socialRoutes(app, { provider: identity.provider, connectors: socialConnectors, config: deps.config });
   await app.register(memberRoutes);
   await app.register(companyRoutes);
+  await app.register(listingReviewRoutes);
   // The company dashboard (static files built from dashboard/) at /dashboard; / leads there.
   await registerDashboard(app);
 

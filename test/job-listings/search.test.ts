@@ -85,6 +85,31 @@ describe('GET /public/v1/job-listings?q=', () => {
     }
   });
 
+  it('combines q with status, updatedSince and a cursor in one page: the sync order, the exact total on every page', async () => {
+    const query = 'q=e&status=ACTIVE&status=DRAFT&updatedSince=2000-01-01T00:00:00Z&size=2';
+    const byPage = [];
+    for (let page = 0; page < 3; page++) {
+      const res = (await list(`${query}&page=${page}`)).json();
+      expect(res.pagination).toMatchObject({ page, size: 2, totalElements: 5, totalPages: 3 });
+      byPage.push(...res.data);
+    }
+    const first = (await list(query)).json();
+    const byCursor = [...first.data];
+    let cursor: string | null = first.pagination.nextCursor;
+    while (cursor) {
+      const next = (await list(`${query}&cursor=${encodeURIComponent(cursor)}`)).json();
+      expect(next.pagination.totalElements).toBe(5);
+      byCursor.push(...next.data);
+      cursor = next.pagination.nextCursor;
+    }
+    expect(byCursor.map((item: { id: string }) => item.id)).toEqual(byPage.map((item: { id: string }) => item.id));
+    expect(new Set(byCursor.map((item: { id: string }) => item.id))).toEqual(
+      new Set(['Senior Welder', 'Crane operator', 'Pipe WELDER (night)', '100% remote_tester', 'Übersetzer'].map((position) => ids[position])),
+    );
+    expect(await positions('q=welder&status=ACTIVE&updatedSince=2000-01-01T00:00:00Z')).toEqual(['Senior Welder']);
+    expect((await list('q=welder&updatedSince=2999-01-01T00:00:00Z')).json().pagination).toMatchObject({ totalElements: 0, totalPages: 0 });
+  });
+
   it('answers 422 naming q when it is empty, blank or longer than 200 characters', async () => {
     for (const query of ['q=', 'q=%20%20%20', `q=${'a'.repeat(201)}`, 'q=a&q=b']) {
       const res = await list(query);

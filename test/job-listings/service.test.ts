@@ -1,8 +1,14 @@
 // Service-level checks of what other modules use directly (applications embed and lock listings).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../src/shared/errors.ts';
-import { findJobListingStatus } from '../../src/modules/job-listings/repo.ts';
-import { createJobListing, getJobListing } from '../../src/modules/job-listings/service.ts';
+import { withTransaction } from '../../src/shared/context.ts';
+import {
+  closeJobListing,
+  createJobListing,
+  getJobListing,
+  lockJobListingStatus,
+  publishJobListing,
+} from '../../src/modules/job-listings/service.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;
@@ -42,10 +48,23 @@ describe('job listing service', () => {
     expect(read.listing).toEqual(created.listing);
     await expect(getJobListing(t.ctx, b.companyId, created.listing.id)).rejects.toBeInstanceOf(NotFoundError);
 
-    expect(await findJobListingStatus(t.ctx.db, a.companyId, created.listing.id)).toEqual({ id: created.listing.id, status: 'DRAFT' });
-    expect(await findJobListingStatus(t.ctx.db, b.companyId, created.listing.id)).toBeUndefined();
-    await t.ctx.db.transaction(async (tx) => {
-      expect((await findJobListingStatus(tx, a.companyId, created.listing.id))?.status).toBe('DRAFT');
+    expect(await lockJobListingStatus(t.ctx, a.companyId, created.listing.id)).toEqual({ id: created.listing.id, status: 'DRAFT' });
+    expect(await lockJobListingStatus(t.ctx, b.companyId, created.listing.id)).toBeUndefined();
+  });
+
+  it("lockJobListingStatus joins the caller's transaction: the listing cannot be closed until it ends", async () => {
+    const a = await t.tenant();
+    const { listing } = await createJobListing(t.ctx, a.companyId, { position: 'Welder', positionType: 'FULL_TIME', workPlaceType: 'ON_SITE' });
+    await publishJobListing(t.ctx, a.companyId, listing.id);
+    let closed = false;
+    let closing: Promise<unknown> | undefined;
+    await withTransaction(t.ctx, async (tx) => {
+      expect((await lockJobListingStatus(tx, a.companyId, listing.id))?.status).toBe('ACTIVE');
+      closing = closeJobListing(t.ctx, a.companyId, listing.id).then(() => (closed = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(closed).toBe(false);
     });
+    await closing;
+    expect((await getJobListing(t.ctx, a.companyId, listing.id)).listing.status).toBe('CLOSED');
   });
 });

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import { ConflictError, ValidationError } from '../../shared/errors.ts';
+import type { ServiceContext } from '../../shared/context.ts';
 import { candidateSummaries } from '../candidates/service.ts';
 import { lockJobListingStatus } from '../job-listings/service.ts';
 import { recordEvent } from '../../infra/outbox/record-event.ts';
@@ -19,8 +20,8 @@ import { withCandidate } from './view.ts';
  * Only an ACTIVE listing accepts applications. Inside the caller's transaction the listing row
  * stays share-locked, so it cannot be closed between this check and the insert.
  */
-export async function assertListingAcceptsApplications(tx: Db, companyId: string, jobListingId: string): Promise<void> {
-  const listing = await lockJobListingStatus(tx, companyId, jobListingId);
+export async function assertListingAcceptsApplications(ctx: ServiceContext, companyId: string, jobListingId: string): Promise<void> {
+  const listing = await lockJobListingStatus(ctx, companyId, jobListingId);
   // Another company's listing reads exactly like a missing one.
   if (!listing) throw ValidationError.field('jobListingId', 'no job listing with this id');
   if (listing.status !== 'ACTIVE') {

@@ -113,7 +113,7 @@ export async function submitApplication(
   const source = body.source ?? 'EXTERNAL';
   const id = await withTransaction(ctx, async (txCtx) => {
     const tx = txCtx.db;
-    await assertListingAcceptsApplications(tx, companyId, body.jobListingId);
+    await assertListingAcceptsApplications(txCtx, companyId, body.jobListingId);
     const { candidate } = await findOrCreateCandidate(txCtx, companyId, body.candidate, source, now);
     const entered = await enterPipeline(
       tx,
@@ -368,7 +368,7 @@ export async function importCandidates(
   // imports should not deadlock; if PostgreSQL still aborts one (deadlock or serialization
   // failure), it runs once more.
   return transactionWithOneRetry(ctx.db, async (tx) => {
-    if (body.jobListingId) await assertListingAcceptsApplications(tx, companyId, body.jobListingId);
+    if (body.jobListingId) await assertListingAcceptsApplications({ ...ctx, db: tx, inTransaction: true }, companyId, body.jobListingId);
     const imported = await importCandidateRows({ ...ctx, db: tx, inTransaction: true }, companyId, body.candidates, now);
     const pipeline = body.jobListingId
       ? await addCandidatesToPipeline(tx, {

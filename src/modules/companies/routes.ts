@@ -1,17 +1,15 @@
-// /settings/company and listing review: for a signed-in user's access token (the dashboard). Any
-// member reads; only an ADMIN changes the settings or approves and rejects listings waiting for
-// review (an API key never can: review exists so that a person vouches for what integrations post).
+// /settings/company: for a signed-in user's access token (the dashboard). Any member reads; only an
+// ADMIN changes the settings. (Listing review, under /settings/job-listings, is the job listings
+// module's: job-listings/routes.ts, listingReviewRoutes.)
 import { Type } from 'typebox';
 import type { AppInstance } from '../../http/app-instance.ts';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
-import { approveJobListing, rejectJobListing } from '../job-listings/service.ts';
-import { RejectListingBody, UpdateCompanyBody } from './schemas.ts';
+import { UpdateCompanyBody } from './schemas.ts';
 import { getCompany, updateCompanySettings } from './service.ts';
 
 const anyMember = { scope: null, bearerOnly: true } as const;
 const adminOnly = { scope: null, bearerOnly: true, role: 'ADMIN' } as const;
-const ListingIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
 export async function companyRoutes(app: AppInstance): Promise<void> {
   app.get(
@@ -43,50 +41,5 @@ export async function companyRoutes(app: AppInstance): Promise<void> {
       },
     },
     async (request) => updateCompanySettings(app.ctx, principalOf(request).companyId, request.body),
-  );
-
-  app.post(
-    '/settings/job-listings/:id/approve',
-    {
-      config: { auth: adminOnly },
-      schema: {
-        operationId: 'approveJobListing',
-        tags: ['Listing review'],
-        summary: 'Approve a listing waiting for review',
-        description: 'UNDER_REVIEW -> ACTIVE (published). Any other status: 409. A listing whose jobListingEndDate has passed: 422. No body.',
-        params: ListingIdParams,
-        response: { 200: Type.Ref('JobListing'), ...errorResponses([404, 409, 415, 422]) },
-      },
-    },
-    async (request, reply) => {
-      const result = await approveJobListing(app.ctx, principalOf(request).companyId, request.params.id, {
-        acceptLanguage: request.headers['accept-language'],
-      });
-      reply.header('content-language', result.language);
-      return result.listing;
-    },
-  );
-
-  app.post(
-    '/settings/job-listings/:id/reject',
-    {
-      config: { auth: adminOnly },
-      schema: {
-        operationId: 'rejectJobListing',
-        tags: ['Listing review'],
-        summary: 'Reject a listing waiting for review',
-        description: 'UNDER_REVIEW -> DRAFT, with the reason shown in rejectionReason until the listing is published again. Any other status: 409.',
-        params: ListingIdParams,
-        body: RejectListingBody,
-        response: { 200: Type.Ref('JobListing'), ...errorResponses([400, 404, 409, 415, 422]) },
-      },
-    },
-    async (request, reply) => {
-      const result = await rejectJobListing(app.ctx, principalOf(request).companyId, request.params.id, request.body.reason, {
-        acceptLanguage: request.headers['accept-language'],
-      });
-      reply.header('content-language', result.language);
-      return result.listing;
-    },
   );
 }

@@ -23,9 +23,4 @@ export const UpdateCompanyBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-export const RejectListingBody = Type.Object(
-  { reason: Type.String({ minLength: 1, maxLength: 2000, description: 'Shown on the listing (rejectionReason) until it is published again' }) },
-  { additionalProperties: false },
-);
-
 export const companySchemas = [CompanySettings];

@@ -4,7 +4,7 @@
 // (machine-translation.ts), so the answer and later reads carry the translations without a read
 // ever writing.
 import { randomUUID } from 'node:crypto';
-import type { ServiceContext } from '../../shared/context.ts';
+import { withTransaction, type ServiceContext } from '../../shared/context.ts';
 import { ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import { entityTag, ifMatchSatisfied, PreconditionFailedError } from '../../shared/etag.ts';
 import { normalizeLanguageTag, sameLanguage } from '../../shared/language-tags.ts';
@@ -34,7 +34,7 @@ export function listingTag(presented: PresentedJobListing): string {
 /** After a committed write: machine translations due since `dueAt`, then the listing as stored. */
 async function answer(ctx: ServiceContext, companyId: string, id: string, dueAt: Date, options: LanguageOptions): Promise<PresentedJobListing> {
   await translateJobListingNow(ctx, companyId, id, dueAt);
-  return presentJobListing(ctx, await reload(ctx.db, companyId, id), options);
+  return presentJobListing(ctx, await reload(ctx, companyId, id), options);
 }
 
 export async function createJobListing(
@@ -106,9 +106,9 @@ export async function createJobListing(
     tags: children.tags ?? [],
     requirements: children.requirements ?? [],
   };
-  await ctx.db.transaction(async (tx) => {
-    await insertJobListing(tx, aggregate);
-    await markMachineTranslationDue(ctx, tx, id, now);
+  await withTransaction(ctx, async (tx) => {
+    await insertJobListing(tx.db, aggregate);
+    await markMachineTranslationDue(tx, id, now);
     // The event shows the listing exactly as stored (and as a later GET answers it).
     await emit(tx, 'job_listing.created', await reload(tx, companyId, id), now);
   });
@@ -123,37 +123,37 @@ export async function updateJobListing(
   options: LanguageOptions & { ifMatch?: string | undefined } = {},
 ): Promise<PresentedJobListing> {
   const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
-    const { aggregate } = await lockForAction(ctx, tx, companyId, id, 'update');
+  await withTransaction(ctx, async (tx) => {
+    const { aggregate } = await lockForAction(tx, companyId, id, 'update');
     if (options.ifMatch !== undefined) {
       // The representation a GET in the same language answers now (row locked: it cannot change
       // until this transaction ends), compared with the tag the caller last read.
-      const current = await presentJobListing({ ...ctx, db: tx }, aggregate, options);
+      const current = await presentJobListing(tx, aggregate, options);
       if (!ifMatchSatisfied(options.ifMatch, listingTag(current))) throw new PreconditionFailedError();
     }
     const details: ErrorDetail[] = [];
-    const fields = await validateFields(tx, input, aggregate.listing, details);
+    const fields = await validateFields(tx.db, input, aggregate.listing, details);
     if (details.length) throw new ValidationError(details);
     const endDate = fields.jobListingEndDate !== undefined ? fields.jobListingEndDate : aggregate.listing.jobListingEndDate;
-    const listing = await updateJobListingRow(tx, id, {
+    const listing = await updateJobListingRow(tx.db, id, {
       ...fields,
       expiresAt: computeExpiresAt(endDate, aggregate.listing.activatedAt),
       updatedAt: now,
     });
-    await replaceChildren(tx, id, childrenFromInput(id, input));
+    await replaceChildren(tx.db, id, childrenFromInput(id, input));
     const updated = await reload(tx, companyId, listing.id);
     // Translations of texts that no longer exist can never apply again.
-    await pruneTranslations(tx, id, sourceTexts(updated));
-    await markMachineTranslationDue(ctx, tx, id, now);
+    await pruneTranslations(tx.db, id, sourceTexts(updated));
+    await markMachineTranslationDue(tx, id, now);
     await emit(tx, 'job_listing.updated', updated, now);
   });
   return answer(ctx, companyId, id, now, options);
 }
 
 export async function deleteJobListing(ctx: ServiceContext, companyId: string, id: string): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const { aggregate } = await lockForAction(ctx, tx, companyId, id, 'delete');
-    await deleteJobListingRow(tx, id);
+  await withTransaction(ctx, async (tx) => {
+    const { aggregate } = await lockForAction(tx, companyId, id, 'delete');
+    await deleteJobListingRow(tx.db, id);
     await emit(tx, 'job_listing.deleted', aggregate, ctx.clock.now());
   });
 }
@@ -175,8 +175,8 @@ export async function putJobListingTranslation(
   const language = normalizeLanguageTag(lang);
   if (!language) throw ValidationError.field('lang', 'must be a BCP 47 language tag such as de or pt-BR');
   const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
-    const { aggregate } = await lockForAction(ctx, tx, companyId, id, 'update');
+  await withTransaction(ctx, async (tx) => {
+    const { aggregate } = await lockForAction(tx, companyId, id, 'update');
     if (sameLanguage(language, aggregate.listing.language)) {
       throw ValidationError.field('lang', `is the listing's source language (${aggregate.listing.language}): change the texts with PATCH`);
     }
@@ -219,10 +219,10 @@ export async function putJobListingTranslation(
     });
     if (details.length) throw new ValidationError(details);
 
-    await deleteTranslations(tx, id, language, 'HUMAN');
+    await deleteTranslations(tx.db, id, language, 'HUMAN');
     // The same original may appear twice (two equal benefits): the first translation given wins.
     await insertTranslations(
-      tx,
+      tx.db,
       texts.map((text) => ({
         id: randomUUID(),
         jobListingId: id,
@@ -235,7 +235,7 @@ export async function putJobListingTranslation(
       })),
     );
     // The machine fills, in this language, the texts the human left out.
-    const updated = await updateJobListingRow(tx, id, { updatedAt: now, ...(ctx.translator ? { machineTranslationDueAt: now } : {}) });
+    const updated = await updateJobListingRow(tx.db, id, { updatedAt: now, ...(ctx.translator ? { machineTranslationDueAt: now } : {}) });
     await emit(tx, 'job_listing.updated', { ...aggregate, listing: updated }, now);
   });
   // Answer in the language just written unless the caller asked for another.

@@ -8,7 +8,6 @@
 // translation yet in a language are sent, in one call per language; a HUMAN translation of the same
 // text always wins when read, whenever it was made.
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/client.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import { sameLanguage } from '../../shared/language-tags.ts';
 import {
@@ -26,10 +25,10 @@ import { TranslationLookup, untranslated, type TranslationRow } from './view.ts'
 const MACHINE_TRANSLATION_RETRY_MS = 10 * 60_000;
 const SWEEP_BATCH = 20;
 
-/** Inside a command's transaction: the listing's texts changed, machine translation is due now. */
-export async function markMachineTranslationDue(ctx: ServiceContext, tx: Db, listingId: string, now: Date): Promise<void> {
+/** Inside a command's transaction (`ctx`'s): the listing's texts changed, machine translation is due now. */
+export async function markMachineTranslationDue(ctx: ServiceContext, listingId: string, now: Date): Promise<void> {
   if (!ctx.translator) return;
-  await updateJobListingRow(tx, listingId, { machineTranslationDueAt: now });
+  await updateJobListingRow(ctx.db, listingId, { machineTranslationDueAt: now });
 }
 
 /**

@@ -1,7 +1,7 @@
 // Lifecycle moves (lifecycle.ts is the state machine): publish, approve, reject, close, archive,
 // and the scheduled sweep that closes expired listings. A move changes the status and its
 // timestamps, never the texts, so it has no machine translation to do.
-import type { ServiceContext } from '../../shared/context.ts';
+import { withTransaction, type ServiceContext } from '../../shared/context.ts';
 import { ValidationError } from '../../shared/errors.ts';
 import type { JobListingStatus } from '../reference-data/enums.ts';
 import type { JobListingEvent } from './events.ts';
@@ -40,8 +40,8 @@ export async function publishJobListing(
   id: string,
   options: LanguageOptions = {},
 ): Promise<PresentedJobListing> {
-  await ctx.db.transaction(async (tx) => {
-    const { aggregate, next, changed } = await lockForAction(ctx, tx, companyId, id, 'publish');
+  await withTransaction(ctx, async (tx) => {
+    const { aggregate, next, changed } = await lockForAction(tx, companyId, id, 'publish');
     if (!changed) return;
     const now = ctx.clock.now();
     assertEndDateAhead(aggregate.listing, now);
@@ -49,11 +49,11 @@ export async function publishJobListing(
       next === 'ACTIVE'
         ? activation(aggregate.listing, now)
         : { status: 'UNDER_REVIEW', closedAt: null, rejectionReason: null };
-    const listing = await updateJobListingRow(tx, id, { ...patch, updatedAt: now });
+    const listing = await updateJobListingRow(tx.db, id, { ...patch, updatedAt: now });
     // Waiting for review is not published yet: it is an update until a reviewer approves.
     await emit(tx, next === 'ACTIVE' ? 'job_listing.published' : 'job_listing.updated', { ...aggregate, listing }, now);
   });
-  return presentJobListing(ctx, await reload(ctx.db, companyId, id), options);
+  return presentJobListing(ctx, await reload(ctx, companyId, id), options);
 }
 
 /**
@@ -68,13 +68,13 @@ async function moveJobListing(
   move: { event: JobListingEvent; patch(listing: JobListingRow, now: Date): Partial<JobListingRow> },
   options: LanguageOptions,
 ): Promise<PresentedJobListing> {
-  await ctx.db.transaction(async (tx) => {
-    const { aggregate } = await lockForAction(ctx, tx, companyId, id, action);
+  await withTransaction(ctx, async (tx) => {
+    const { aggregate } = await lockForAction(tx, companyId, id, action);
     const now = ctx.clock.now();
-    const listing = await updateJobListingRow(tx, id, { ...move.patch(aggregate.listing, now), updatedAt: now });
+    const listing = await updateJobListingRow(tx.db, id, { ...move.patch(aggregate.listing, now), updatedAt: now });
     await emit(tx, move.event, { ...aggregate, listing }, now);
   });
-  return presentJobListing(ctx, await reload(ctx.db, companyId, id), options);
+  return presentJobListing(ctx, await reload(ctx, companyId, id), options);
 }
 
 type Move = Parameters<typeof moveJobListing>[4];
@@ -123,18 +123,18 @@ const EXPIRY_BATCH = 100;
 export async function closeExpiredJobListings(ctx: ServiceContext): Promise<number> {
   let closed = 0;
   for (;;) {
-    const count = await ctx.db.transaction(async (tx) => {
+    const count = await withTransaction(ctx, async (tx) => {
       const now = ctx.clock.now();
-      const rows = await lockExpiredActiveListings(tx, now, EXPIRY_BATCH);
+      const rows = await lockExpiredActiveListings(tx.db, now, EXPIRY_BATCH);
       if (rows.length === 0) return 0;
       const children = await loadChildren(
-        tx,
+        tx.db,
         rows.map((row) => row.id),
       );
       for (const row of rows) {
         const result = transition(row.status as JobListingStatus, 'expire', { requiresReview: false, everPublished: true });
         if (!result.allowed) continue;
-        const listing = await updateJobListingRow(tx, row.id, { status: 'CLOSED', closedAt: now, updatedAt: now });
+        const listing = await updateJobListingRow(tx.db, row.id, { status: 'CLOSED', closedAt: now, updatedAt: now });
         await emit(tx, 'job_listing.closed', { listing, ...children.get(row.id)! }, now);
       }
       return rows.length;

@@ -1,10 +1,11 @@
 // SQL of the job listings module. Every query that starts from a request filters by company.
-import { and, asc, count, eq, gte, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { and, asc, eq, fillPlaceholders, getTableColumns, inArray, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { PgDialect, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { queryRows, queryStatement, type Db } from '../../db/client.ts';
 import { selectList } from '../../db/select-list.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
-import type { PagePosition } from '../../shared/pagination.ts';
+import { keptCountQuery } from '../../infra/kept-counts/read.ts';
+import { CHANGED_SINCE, NEWEST_FIRST, type PagePosition, type SortKeyValue } from '../../shared/pagination.ts';
 import {
   jobListingBenefits,
   jobListingHiringSteps,
@@ -64,9 +65,9 @@ export async function replaceChildren(db: Db, listingId: string, children: Parti
 
 /**
  * The status of the company's listing, or undefined when there is none (or it is another
- * company's). For applications: called inside their own transaction, the row is locked FOR SHARE
- * until that transaction ends, so the listing cannot be closed, archived or deleted between the
- * check and the insert of the application. (Outside a transaction the lock is released at once.)
+ * company's), the row locked FOR SHARE until the transaction ends: for applications, through
+ * lockJobListingStatus (service.ts) in their transaction, so the listing cannot be closed, archived
+ * or deleted between the check and the insert of the application.
  */
 export async function findJobListingStatus(
   db: Db,
@@ -82,6 +83,23 @@ export async function findJobListingStatus(
   return row;
 }
 
+/** Column types whose JSON (json_build_object) reads back as Drizzle reads the column itself. */
+type JsonFaithful = 'PgUUID' | 'PgText' | 'PgInteger' | 'PgBoolean' | 'PgDoublePrecision';
+type ChildTable = PgTable & { jobListingId: AnyPgColumn };
+/** `T` itself when every column of it is JsonFaithful, else never (a timestamp or numeric column would come back as text). */
+type ReadableAsJson<T extends ChildTable> = T['_']['columns'][keyof T['_']['columns']]['_']['columnType'] extends JsonFaithful ? T : never;
+
+/**
+ * One child collection of the listings `which` selects, as a JSON array in `order`: each row an
+ * object of every column of the table, keyed as Drizzle names it (from tables.ts, so a column added
+ * there is read here too; one of a type JSON does not carry faithfully fails to compile).
+ */
+function collectionJson<T extends ChildTable>(table: T & ReadableAsJson<T>, which: SQL, order: AnyPgColumn[]): SQL {
+  const fields = Object.entries(getTableColumns(table)).map(([key, column]) => sql`${sql.raw(`'${key}'`)}, ${column}`);
+  return sql`(SELECT coalesce(json_agg(json_build_object(${sql.join(fields, sql`, `)}) ORDER BY ${sql.join(order, sql`, `)}), '[]')
+    FROM ${table} WHERE ${table.jobListingId} ${which})`;
+}
+
 /**
  * The five child collections of the listings `which` selects, as one JSON object of arrays, each in
  * its order: one round trip, not five. Tag links keep the order they were given in: their ids are
@@ -89,19 +107,11 @@ export async function findJobListingStatus(
  */
 function childrenJson(which: SQL): SQL {
   return sql`json_build_object(
-    'skills', (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'sortOrder', sort_order, 'value', value,
-        'type', type, 'expertType', expert_type, 'languageProficiency', language_proficiency, 'drivingClass', driving_class)
-      ORDER BY sort_order), '[]') FROM job_listing_skills WHERE job_listing_id ${which}),
-    'benefits', (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'sortOrder', sort_order, 'value', value)
-      ORDER BY sort_order), '[]') FROM job_listing_benefits WHERE job_listing_id ${which}),
-    'hiringSteps', (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'stepOrder', step_order,
-        'stepName', step_name, 'description', description)
-      ORDER BY step_order, id), '[]') FROM job_listing_hiring_steps WHERE job_listing_id ${which}),
-    'tags', (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'tagId', tag_id)
-      ORDER BY tag_id), '[]') FROM job_listing_tags WHERE job_listing_id ${which}),
-    'requirements', (SELECT coalesce(json_agg(json_build_object('id', id, 'jobListingId', job_listing_id, 'sortOrder', sort_order,
-        'requirementText', requirement_text)
-      ORDER BY sort_order), '[]') FROM job_listing_requirements WHERE job_listing_id ${which})
+    'skills', ${collectionJson(jobListingSkills, which, [jobListingSkills.sortOrder])},
+    'benefits', ${collectionJson(jobListingBenefits, which, [jobListingBenefits.sortOrder])},
+    'hiringSteps', ${collectionJson(jobListingHiringSteps, which, [jobListingHiringSteps.stepOrder, jobListingHiringSteps.id])},
+    'tags', ${collectionJson(jobListingTags, which, [jobListingTags.tagId])},
+    'requirements', ${collectionJson(jobListingRequirements, which, [jobListingRequirements.sortOrder])}
   )`;
 }
 
@@ -174,44 +184,97 @@ export interface ListFilter {
   q?: string | undefined;
 }
 
-export type ListingSummaryRow = Pick<
-  JobListingRow,
-  'id' | 'status' | 'position' | 'positionType' | 'workPlaceType' | 'createdAt' | 'updatedAt' | 'language'
->;
+/** What a list item needs (view.ts, presenter.ts), named by the table's keys: a renamed column fails to compile. */
+const SUMMARY_KEYS = ['id', 'status', 'position', 'positionType', 'workPlaceType', 'createdAt', 'updatedAt', 'language'] as const;
+export type ListingSummaryRow = Pick<JobListingRow, (typeof SUMMARY_KEYS)[number]>;
 
-const SUMMARY_COLUMNS = `id, status, position, position_type as "positionType", work_place_type as "workPlaceType",
-  created_at as "createdAt", updated_at as "updatedAt", language`;
-
-/**
- * A newest-first page and its kept total in one statement: one round trip, one snapshot (the total
- * always agrees with the page), and a fixed text per shape so PostgreSQL prepares it once. The
- * total comes as a row of its own (a left join), so a page past the end still answers it.
- */
-function newestPageStatement(filtered: boolean, keyset: boolean): string {
-  const status = filtered ? 'status = any($4::text[])' : "status <> 'ARCHIVED'";
-  const after = keyset ? `and (created_at, id) < ($${filtered ? 5 : 4}::timestamptz, $${filtered ? 6 : 5}::uuid)` : '';
-  return `select t.total, p.* from
-    (select coalesce(sum(n), 0)::int as total from company_counts
-     where company_id = $1 and resource = 'job_listings' and ${status}) t
-    left join lateral (select ${SUMMARY_COLUMNS} from job_listings
-      where company_id = $1 and ${status} ${after}
-      order by created_at desc, id desc limit $2 offset $3) p on true
-    order by p."createdAt" desc, p.id desc`;
+/** The values a page statement binds, by the name of its placeholder. */
+interface PageValues {
+  companyId: string;
+  statuses: string[];
+  updatedSince: string;
+  pattern: string;
+  afterKey: SortKeyValue;
+  afterId: SortKeyValue;
+  limit: number;
+  offset: number;
 }
-const NEWEST_PAGE = [false, true].map((filtered) => [false, true].map((keyset) => newestPageStatement(filtered, keyset)));
+const value = (name: keyof PageValues) => sql.placeholder(name);
+/** The cursor's sort keys, as placeholders bound when the statement runs. */
+const AFTER_PLACEHOLDERS = [value('afterKey'), value('afterId')] as unknown as SortKeyValue[];
+
+/** Which of the filters a page has: each shape is one statement text, prepared once per connection. */
+interface PageShape {
+  statuses: boolean;
+  updatedSince: boolean;
+  search: boolean;
+  after: boolean;
+}
 
 /**
- * The position contains `text`, case-insensitively, as written or in a stored translation of it
- * (docs/decisions.md, "Job listings"). LIKE's wildcards in `text` are escaped: they match only
- * themselves. A translation counts only while its original is still the listing's position.
+ * The position contains the text bound to `pattern` (a LIKE pattern, see likePattern),
+ * case-insensitively, as written or in a stored translation of it (docs/decisions.md, "Job
+ * listings"). A translation counts only while its original is still the listing's position.
  */
-function positionContains(text: string) {
-  const pattern = `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+function positionContains(pattern: Placeholder) {
   const t = jobListingTranslations;
   return sql`(${jobListings.position} ILIKE ${pattern} OR EXISTS (
     SELECT 1 FROM ${t} WHERE ${t.jobListingId} = ${jobListings.id} AND ${t.field} = 'position'
       AND ${t.sourceText} = ${jobListings.position} AND ${t.text} ILIKE ${pattern}))`;
 }
+
+/** `text` as a LIKE pattern matching it anywhere; its own wildcards match only themselves. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/**
+ * The one page statement of the listings list, for every filter: a page and its total in one
+ * statement (one round trip, one snapshot: the total always agrees with the page). The total comes
+ * as a row of its own (a left join), so a page past the end still answers it. Newest-first pages
+ * read the kept counts (src/infra/kept-counts/read.ts); a sync (updatedSince) or a search counts its
+ * rows. Built once per shape from tables.ts, its values bound by name when it runs.
+ */
+function pageStatement(shape: PageShape): { text: string; params: unknown[] } {
+  const ordering = shape.updatedSince ? CHANGED_SINCE : NEWEST_FIRST;
+  const sortKeys = shape.updatedSince ? [jobListings.updatedAt, jobListings.id] : [jobListings.createdAt, jobListings.id];
+  const where = and(
+    eq(jobListings.companyId, value('companyId')),
+    shape.statuses ? sql`${jobListings.status} = any(${value('statuses')}::text[])` : sql`${jobListings.status} <> 'ARCHIVED'`,
+    shape.updatedSince ? sql`${jobListings.updatedAt} >= ${value('updatedSince')}::timestamptz` : undefined,
+    shape.search ? positionContains(value('pattern')) : undefined,
+  )!;
+  const total =
+    shape.updatedSince || shape.search
+      ? sql`(select count(*)::int from ${jobListings} where ${where})`
+      : keptCountQuery(value('companyId'), 'job_listings', shape.statuses ? { statuses: value('statuses') } : { exceptStatuses: ['ARCHIVED'] });
+  const columns = SUMMARY_KEYS.map((key) => sql`${jobListings[key]} as ${sql.identifier(key)}`);
+  const after = shape.after ? keysetAfter(sortKeys, { ordering, after: AFTER_PLACEHOLDERS }) : undefined;
+  const direction = sql.raw(ordering.direction);
+  const sortAliases = [shape.updatedSince ? 'updatedAt' : 'createdAt', 'id'].map((key) => sql`p.${sql.identifier(key)} ${direction}`);
+  const query = sql`select t.total, p.* from (select ${total} as total) t
+    left join lateral (select ${sql.join(columns, sql`, `)} from ${jobListings}
+      where ${and(where, after)}
+      order by ${sql.join(keysetOrderBy(sortKeys, { ordering }), sql`, `)} limit ${value('limit')} offset ${value('offset')}) p on true
+    order by ${sql.join(sortAliases, sql`, `)}`;
+  const { sql: text, params } = new PgDialect().sqlToQuery(query);
+  return { text, params };
+}
+
+const shapeKey = (shape: PageShape) => `${+shape.statuses}${+shape.updatedSince}${+shape.search}${+shape.after}`;
+/** Every shape's statement, built once: fixed texts, as the database prepares them. */
+const PAGE_STATEMENTS = new Map(
+  [false, true].flatMap((statuses) =>
+    [false, true].flatMap((updatedSince) =>
+      [false, true].flatMap((search) =>
+        [false, true].map((after) => {
+          const shape = { statuses, updatedSince, search, after };
+          return [shapeKey(shape), pageStatement(shape)] as const;
+        }),
+      ),
+    ),
+  ),
+);
 
 /** `position`: newest first, or (updatedAt, id) ascending with updatedSince; see src/shared/pagination.ts. */
 export async function listJobListingRows(
@@ -219,51 +282,32 @@ export async function listJobListingRows(
   filter: ListFilter,
   position: PagePosition,
 ): Promise<{ rows: ListingSummaryRow[]; total: number }> {
-  if (!filter.updatedSince && !position.ordering.sync && filter.q === undefined) {
-    const values: unknown[] = [filter.companyId, position.limit, position.offset];
-    if (filter.statuses) values.push(filter.statuses);
-    if (position.after) values.push(...position.after);
-    const found = await queryStatement<ListingSummaryRow & { total: number; id: string | null }>(
-      db,
-      NEWEST_PAGE[Number(Boolean(filter.statuses))][Number(Boolean(position.after))],
-      values,
-      // By status, the best plan depends on how common the statuses are: planned each time.
-      { planOnce: !filter.statuses },
-    );
-    return { rows: found[0].id === null ? [] : found, total: found[0].total };
-  }
-  const sortKeys = position.ordering.sync ? [jobListings.updatedAt, jobListings.id] : [jobListings.createdAt, jobListings.id];
-  const where = and(
-    eq(jobListings.companyId, filter.companyId),
-    filter.statuses ? inArray(jobListings.status, filter.statuses) : ne(jobListings.status, 'ARCHIVED'),
-    filter.updatedSince ? gte(jobListings.updatedAt, filter.updatedSince) : undefined,
-    filter.q === undefined ? undefined : positionContains(filter.q),
+  const shape: PageShape = {
+    statuses: filter.statuses !== undefined,
+    updatedSince: filter.updatedSince !== undefined,
+    search: filter.q !== undefined,
+    after: position.after !== undefined,
+  };
+  const statement = PAGE_STATEMENTS.get(shapeKey(shape))!;
+  const values: Partial<PageValues> = {
+    companyId: filter.companyId,
+    statuses: filter.statuses,
+    updatedSince: filter.updatedSince?.toISOString(),
+    pattern: filter.q === undefined ? undefined : likePattern(filter.q),
+    afterKey: position.after?.[0],
+    afterId: position.after?.[1],
+    limit: position.limit,
+    offset: position.offset,
+  };
+  const found = await queryStatement<ListingSummaryRow & { total: number; id: string | null }>(
+    db,
+    statement.text,
+    fillPlaceholders(statement.params, values),
+    // The best plan of a newest-first page is the same whatever its values: planned once. By
+    // status, it depends on how common the statuses are; a sync or a search, on their values.
+    { planOnce: !shape.statuses && !shape.updatedSince && !shape.search },
   );
-  const [rows, total] = await Promise.all([
-    db
-      .select({
-        id: jobListings.id,
-        status: jobListings.status,
-        position: jobListings.position,
-        positionType: jobListings.positionType,
-        workPlaceType: jobListings.workPlaceType,
-        createdAt: jobListings.createdAt,
-        updatedAt: jobListings.updatedAt,
-        language: jobListings.language,
-      })
-      .from(jobListings)
-      .where(and(where, keysetAfter(sortKeys, position)))
-      .orderBy(...keysetOrderBy(sortKeys, position))
-      .limit(position.limit)
-      .offset(position.offset),
-    // A sync (updatedSince) or a search counts its rows; the newest-first pages above read the kept counts.
-    db
-      .select({ total: count() })
-      .from(jobListings)
-      .where(where)
-      .then(([row]) => row.total),
-  ]);
-  return { rows, total };
+  return { rows: found[0].id === null ? [] : found, total: found[0].total };
 }
 
 // --- translations -------------------------------------------------------------------------------

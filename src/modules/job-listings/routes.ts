@@ -13,10 +13,12 @@ import {
   ListingIdParams,
   ListingTranslationsResponse,
   PutTranslationBody,
+  RejectListingBody,
   TranslationParams,
   UpdateJobListingBody,
 } from './schemas.ts';
 import {
+  approveJobListing,
   archiveJobListing,
   closeJobListing,
   createJobListing,
@@ -27,6 +29,7 @@ import {
   listJobListingTranslations,
   publishJobListing,
   putJobListingTranslation,
+  rejectJobListing,
   updateJobListing,
 } from './service.ts';
 
@@ -34,7 +37,7 @@ const TAG = 'Job listings';
 
 export const LIFECYCLE_DOC = `**Lifecycle.** A listing is created as DRAFT. \`publish\` moves DRAFT -> ACTIVE, or DRAFT -> UNDER_REVIEW when the company requires listing review (a company setting, off by default; an admin then approves -> ACTIVE or rejects -> DRAFT with a reason, shown in \`rejectionReason\`). \`publish\` on a CLOSED listing reopens it (ACTIVE; UNDER_REVIEW if review is required and it was never approved). Publishing an ACTIVE listing is a 200 no-op. \`close\`: ACTIVE or UNDER_REVIEW -> CLOSED. \`archive\`: any status but ARCHIVED -> ARCHIVED, after which the listing is read-only. \`DELETE\` removes a DRAFT only. Any other move answers 409 CONFLICT naming the current status. \`publishedAt\` is set when the listing first becomes ACTIVE; \`closedAt\` when it closes; \`expiresAt\` is the end (UTC) of \`jobListingEndDate\` when set, else 60 days after the listing (re)became ACTIVE. An ACTIVE listing past \`expiresAt\` is closed automatically. Publishing a listing whose \`jobListingEndDate\` has passed answers 422.`;
 
-export const LANGUAGE_DOC = `**Languages.** Texts are written in the listing's source \`language\` (set on create; default the company's default language). Send \`Accept-Language\` (q-values honoured; de-CH falls back to de) to read them in another language; the response names the language served in \`Content-Language\`. Each text object carries \`value\` (the translation when one exists, else the original with \`translated: false\`), \`original\` and \`sourceLanguage\`. \`translationType\` is HUMAN for translations given through PUT .../translations/{lang} and AI for machine translations, made only when the server is configured with a translation service (none by default): then a missing translation is made on the first request for that language and kept. A HUMAN translation always wins over an AI one. Editing an original retires its translations.`;
+export const LANGUAGE_DOC = `**Languages.** Texts are written in the listing's source \`language\` (set on create; default the company's default language). Send \`Accept-Language\` (q-values honoured; de-CH falls back to de) to read them in another language; the response names the language served in \`Content-Language\`. Each text object carries \`value\` (the translation when one exists, else the original with \`translated: false\`), \`original\` and \`sourceLanguage\`. \`translationType\` is HUMAN for translations given through PUT .../translations/{lang} and AI for machine translations, made only when the server is configured with a translation service (none by default): then a listing's texts are translated when they are written (into the server's configured languages and each language the listing has a human translation in) and kept. A read never translates: it serves what is stored, else the caller's next acceptable language, else the original. A HUMAN translation always wins over an AI one. Editing an original retires its translations.`;
 
 const acceptLanguageHeader = Type.Object({
   'accept-language': Type.Optional(
@@ -289,6 +292,59 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
         { acceptLanguage: request.headers['accept-language'] },
       );
       withLanguage(reply, result.language);
+      return result.listing;
+    },
+  );
+}
+
+/**
+ * Listing review under /settings (the dashboard): for a signed-in user's access token, an ADMIN
+ * only (an API key never can: review exists so that a person vouches for what integrations post).
+ * Registered beside the company settings routes, so the API document keeps its order.
+ */
+export async function listingReviewRoutes(app: AppInstance): Promise<void> {
+  const adminOnly = { scope: null, bearerOnly: true, role: 'ADMIN' } as const;
+  app.post(
+    '/settings/job-listings/:id/approve',
+    {
+      config: { auth: adminOnly },
+      schema: {
+        operationId: 'approveJobListing',
+        tags: ['Listing review'],
+        summary: 'Approve a listing waiting for review',
+        description: 'UNDER_REVIEW -> ACTIVE (published). Any other status: 409. A listing whose jobListingEndDate has passed: 422. No body.',
+        params: ListingIdParams,
+        response: { 200: Type.Ref('JobListing'), ...errorResponses([404, 409, 415, 422]) },
+      },
+    },
+    async (request, reply) => {
+      const result = await approveJobListing(app.ctx, principalOf(request).companyId, request.params.id, {
+        acceptLanguage: request.headers['accept-language'],
+      });
+      reply.header('content-language', result.language);
+      return result.listing;
+    },
+  );
+
+  app.post(
+    '/settings/job-listings/:id/reject',
+    {
+      config: { auth: adminOnly },
+      schema: {
+        operationId: 'rejectJobListing',
+        tags: ['Listing review'],
+        summary: 'Reject a listing waiting for review',
+        description: 'UNDER_REVIEW -> DRAFT, with the reason shown in rejectionReason until the listing is published again. Any other status: 409.',
+        params: ListingIdParams,
+        body: RejectListingBody,
+        response: { 200: Type.Ref('JobListing'), ...errorResponses([400, 404, 409, 415, 422]) },
+      },
+    },
+    async (request, reply) => {
+      const result = await rejectJobListing(app.ctx, principalOf(request).companyId, request.params.id, request.body.reason, {
+        acceptLanguage: request.headers['accept-language'],
+      });
+      reply.header('content-language', result.language);
       return result.listing;
     },
   );

@@ -349,6 +349,11 @@ export const ListJobListingsQuery = Type.Object(
 
 export const ListingIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
+export const RejectListingBody = Type.Object(
+  { reason: Type.String({ minLength: 1, maxLength: 2000, description: 'Shown on the listing (rejectionReason) until it is published again' }) },
+  { additionalProperties: false },
+);
+
 export const TranslationParams = Type.Object({
   id: Type.String({ format: 'uuid' }),
   lang: Type.String({ pattern: LANGUAGE_TAG_PATTERN, maxLength: LANGUAGE_TAG_MAX_LENGTH, description: 'BCP 47 tag of the translation, e.g. de or pt-BR' }),

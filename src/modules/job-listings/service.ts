@@ -3,10 +3,9 @@
 // delete, human translations), moves.ts (lifecycle moves and the expiry sweep), validation.ts,
 // presenter.ts (the language choice, read-only) and machine-translation.ts (AI translations, made
 // on the write path and by the scheduled sweep).
-import type { Db } from '../../db/client.ts';
 import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
 import { NotFoundError, ValidationError } from '../../shared/errors.ts';
-import type { ServiceContext } from '../../shared/context.ts';
+import { withTransaction, type ServiceContext } from '../../shared/context.ts';
 import type { JobListingStatus } from '../reference-data/enums.ts';
 import { presentJobListing, presentJobListingItems, type LanguageOptions, type PresentedJobListing } from './presenter.ts';
 import { findJobListingAggregate, findJobListingStatus, jobListingExists, listJobListingRows, translationSummary } from './repo.ts';
@@ -97,9 +96,14 @@ function positionSearch(q: string | undefined): string | undefined {
 }
 
 /**
- * The listing's status, share-locked until the caller's transaction ends (so it cannot be closed
- * while an application to it is being written). Undefined for a missing or another company's id.
+ * The listing's status, share-locked until the transaction of `ctx` ends (joined through the
+ * context, so it cannot be closed while an application to it is being written). Undefined for a
+ * missing or another company's id.
  */
-export async function lockJobListingStatus(tx: Db, companyId: string, id: string): Promise<{ id: string; status: string } | undefined> {
-  return findJobListingStatus(tx, companyId, id);
+export async function lockJobListingStatus(
+  ctx: ServiceContext,
+  companyId: string,
+  id: string,
+): Promise<{ id: string; status: string } | undefined> {
+  return withTransaction(ctx, (tx) => findJobListingStatus(tx.db, companyId, id));
 }

@@ -1,9 +1,8 @@
 // The steps every job listing write shares: lock the listing and check the move (404 / 409), record
 // its job_listing.* event in the same transaction (the outbox), reload it as stored. Every change
 // happens on a row locked FOR UPDATE so two concurrent writes of one listing serialize.
-import type { Db } from '../../db/client.ts';
 import { ConflictError, NotFoundError } from '../../shared/errors.ts';
-import type { ServiceContext } from '../../shared/context.ts';
+import { withTransaction, type ServiceContext } from '../../shared/context.ts';
 import { recordEvent } from '../../infra/outbox/record-event.ts';
 import { getCompany } from '../companies/service.ts';
 import type { JobListingStatus } from '../reference-data/enums.ts';
@@ -12,29 +11,37 @@ import { transition, type ListingAction } from './lifecycle.ts';
 import { findJobListingAggregate } from './repo.ts';
 import { toJobListingView, type JobListingAggregate } from './view.ts';
 
-/** The event's data is the listing itself, texts as written (events do not depend on a language). */
-export async function emit(tx: Db, type: JobListingEvent, aggregate: JobListingAggregate, occurredAt: Date): Promise<void> {
-  await recordEvent(tx, { companyId: aggregate.listing.companyId, type, data: toJobListingView(aggregate), occurredAt });
+/**
+ * Records the event in the caller's transaction (joined through its context), so it commits or
+ * rolls back with the change. The event's data is the listing itself, texts as written (events do
+ * not depend on a language).
+ */
+export async function emit(ctx: ServiceContext, type: JobListingEvent, aggregate: JobListingAggregate, occurredAt: Date): Promise<void> {
+  await withTransaction(ctx, (tx) =>
+    recordEvent(tx.db, { companyId: aggregate.listing.companyId, type, data: toJobListingView(aggregate), occurredAt }),
+  );
 }
 
-export async function reload(db: Db, companyId: string, id: string): Promise<JobListingAggregate> {
-  const aggregate = await findJobListingAggregate(db, companyId, id);
+export async function reload(ctx: ServiceContext, companyId: string, id: string): Promise<JobListingAggregate> {
+  const aggregate = await findJobListingAggregate(ctx.db, companyId, id);
   if (!aggregate) throw new NotFoundError('Job listing');
   return aggregate;
 }
 
-/** Locks the listing and checks that `action` is allowed in its status (404 / 409 otherwise). */
+/**
+ * Locks the listing for the rest of `ctx`'s transaction and checks that `action` is allowed in its
+ * status (404 / 409 otherwise).
+ */
 export async function lockForAction(
   ctx: ServiceContext,
-  tx: Db,
   companyId: string,
   id: string,
   action: ListingAction,
 ): Promise<{ aggregate: JobListingAggregate; next: JobListingStatus | 'DELETED'; changed: boolean }> {
-  const aggregate = await findJobListingAggregate(tx, companyId, id, { lock: 'update' });
+  const aggregate = await findJobListingAggregate(ctx.db, companyId, id, { lock: 'update' });
   if (!aggregate) throw new NotFoundError('Job listing');
   const status = aggregate.listing.status as JobListingStatus;
-  const requiresReview = action === 'publish' ? (await getCompany({ ...ctx, db: tx }, companyId)).requiresListingReview : false;
+  const requiresReview = action === 'publish' ? (await getCompany(ctx, companyId)).requiresListingReview : false;
   const result = transition(status, action, { requiresReview, everPublished: aggregate.listing.publishedAt !== null });
   if (!result.allowed) {
     const hint =
