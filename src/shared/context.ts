@@ -1,8 +1,18 @@
 // What every service needs from the outside world, passed explicitly so tests can control it.
 import type { Db, NotificationListener } from '../db/client.ts';
 import type { Translator } from '../adapters/translation/translator.ts';
+import type { KeyCache } from '../modules/api-keys/key-cache.ts';
+import type { ApiKeyRow } from '../modules/api-keys/repo.ts';
 import type { Clock } from './clock.ts';
 import type { SecretBox } from './secret-box.ts';
+
+/**
+ * Opens the transactions withTransaction runs work in, adding a check of its own inside each
+ * before it commits (the Idempotency-Key fence: src/http/idempotency.ts).
+ */
+export interface TransactionFence {
+  transaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T>;
+}
 
 export interface ServiceContext {
   db: Db;
@@ -17,6 +27,10 @@ export interface ServiceContext {
   translatorLanguages?: readonly string[] | undefined;
   /** Set inside withTransaction: `db` is that transaction, and a nested withTransaction joins it. */
   inTransaction?: true | undefined;
+  /** Wraps every transaction withTransaction opens (built once in src/deps.ts); none: plain transactions. */
+  fence?: TransactionFence | undefined;
+  /** The process's cache of API keys (built once in src/deps.ts); none: every key is read from the database. */
+  apiKeyCache?: KeyCache<ApiKeyRow> | undefined;
 }
 
 /**
@@ -25,7 +39,8 @@ export interface ServiceContext {
  */
 export async function withTransaction<T>(ctx: ServiceContext, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
   if (ctx.inTransaction) return work(ctx);
-  return ctx.db.transaction((tx) => work({ ...ctx, db: tx, inTransaction: true }));
+  const run = (tx: Db) => work({ ...ctx, db: tx, inTransaction: true });
+  return ctx.fence ? ctx.fence.transaction(ctx.db, run) : ctx.db.transaction(run);
 }
 
 /** Who is calling: resolved by the auth plugin from an API key or a user's access token. */
