@@ -13,8 +13,7 @@ import type { Database } from './db/client.ts';
 import { startDatabase } from './db/start.ts';
 import { IdempotencyFence } from './http/idempotency.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/rate-limit-store.ts';
-import { KeyCache } from './modules/api-keys/key-cache.ts';
-import type { ApiKeyRow } from './modules/api-keys/repo.ts';
+import { createApiKeyCache } from './modules/api-keys/service.ts';
 import { loadOidcKeys } from './modules/oauth/keys.ts';
 import { buildProvider } from './modules/oauth/provider.ts';
 import type { Identity } from './modules/oauth/service.ts';
@@ -89,7 +88,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     translatorLanguages: config.translatorLanguages,
     notifications: database,
     fence: idempotencyFence,
-    apiKeyCache: new KeyCache<ApiKeyRow>(database, 'api_keys_changed'),
+    apiKeyCache: createApiKeyCache(database),
   };
   let identity: Promise<Identity> | undefined;
   const buildIdentity = async (): Promise<Identity> => {

@@ -1,8 +1,6 @@
 // What every service needs from the outside world, passed explicitly so tests can control it.
 import type { Db, NotificationListener } from '../db/client.ts';
 import type { Translator } from '../adapters/translation/translator.ts';
-import type { KeyCache } from '../modules/api-keys/key-cache.ts';
-import type { ApiKeyRow } from '../modules/api-keys/repo.ts';
 import type { Clock } from './clock.ts';
 import type { SecretBox } from './secret-box.ts';
 
@@ -14,6 +12,10 @@ export interface TransactionFence {
   transaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T>;
 }
 
+/**
+ * Modules that keep process-wide state (a cache) declare its member here by declaration merging
+ * (`declare module '.../shared/context.ts'`); src/deps.ts builds it once per process.
+ */
 export interface ServiceContext {
   db: Db;
   clock: Clock;
@@ -29,8 +31,6 @@ export interface ServiceContext {
   inTransaction?: true | undefined;
   /** Wraps every transaction withTransaction opens (built once in src/deps.ts); none: plain transactions. */
   fence?: TransactionFence | undefined;
-  /** The process's cache of API keys (built once in src/deps.ts); none: every key is read from the database. */
-  apiKeyCache?: KeyCache<ApiKeyRow> | undefined;
 }
 
 /**

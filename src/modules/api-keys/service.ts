@@ -1,4 +1,4 @@
-import type { KeyCache } from './key-cache.ts';
+import { KeyCache, type Notifications } from './key-cache.ts';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, UnauthorizedError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import type { Principal, ServiceContext } from '../../shared/context.ts';
@@ -15,6 +15,20 @@ import {
   type ApiKeyRow,
 } from './repo.ts';
 import { isScope } from './scopes.ts';
+
+declare module '../../shared/context.ts' {
+  interface ServiceContext {
+    /** The process's cache of API keys (createApiKeyCache, built once in src/deps.ts); none: every key is read from the database. */
+    apiKeyCache?: ApiKeyCache | undefined;
+  }
+}
+
+export type ApiKeyCache = KeyCache<ApiKeyRow>;
+
+/** The cache of API keys by hash, dropped whenever any key changes (on every server: key-cache.ts). */
+export function createApiKeyCache(notifications: Notifications): ApiKeyCache {
+  return new KeyCache<ApiKeyRow>(notifications, 'api_keys_changed');
+}
 
 const DEFAULT_LIFETIME_MS = 365 * 24 * 60 * 60 * 1000;
 
@@ -167,7 +181,7 @@ export function authenticateApiKey(
 
 async function readAndTouchApiKey(
   ctx: ServiceContext,
-  cache: KeyCache<ApiKeyRow> | undefined,
+  cache: ApiKeyCache | undefined,
   cached: ApiKeyRow | undefined,
   hash: string,
   now: Date,
