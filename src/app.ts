@@ -5,12 +5,10 @@ import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './deps.ts';
 import type { AppInstance } from './http/app-instance.ts';
-import type { ServiceContext } from './shared/context.ts';
 import { registerMetricsRoute } from './http/metrics.ts';
 import { ErrorEnvelope } from './http/error-envelope.ts';
 import { clientErrorHandler, expectationFailed, frameworkErrorHandler } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
-import { withIdempotencyFence } from './http/idempotency.ts';
 import {
   accessLogPlugin,
   authFailureLimitPlugin,
@@ -42,10 +40,8 @@ import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas
 import { webhookBacklog } from './modules/webhooks/service.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
 import { apiKeySchemas } from './modules/api-keys/schemas.ts';
-import { loadOidcKeys } from './modules/oauth/keys.ts';
-import { buildProvider } from './modules/oauth/provider.ts';
-import { oauthRoutes, type Identity } from './modules/oauth/routes.ts';
-import { socialRoutes, socialSignInMethods } from './modules/social/routes.ts';
+import { oauthRoutes } from './modules/oauth/routes.ts';
+import { socialRoutes } from './modules/social/routes.ts';
 import { memberRoutes } from './modules/users/routes.ts';
 import { memberSchemas } from './modules/users/schemas.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
@@ -113,9 +109,9 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
     done(null, payload);
   });
 
-  // Services reached through HTTP see the database through the Idempotency-Key fence (a claimed
-  // request's transactions commit its key row with its change); nothing else differs.
-  const ctx: ServiceContext = { ...deps.ctx, db: withIdempotencyFence(deps.database.db, deps.clock) };
+  const { ctx } = deps;
+  // The authorization server under /oauth2 and its sign-in pages; authentication accepts its tokens.
+  const identity = await deps.identity();
   app.decorate('deps', deps);
   app.decorate('ctx', ctx);
   const { metrics } = deps;
@@ -134,10 +130,10 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(deprecationPlugin);
   await app.register(paginationPlugin);
   if (deps.config.mode === 'production') await app.register(httpsOnlyPlugin);
-  await app.register(authPlugin, { ctx });
+  await app.register(authPlugin, { ctx, provider: identity.provider });
   await app.register(rateLimitPlugin, { store: deps.rateLimitStore, limitPerMinute: config.rateLimitPerMinute, clock: deps.clock });
   await app.register(authFailureLimitPlugin, { store: deps.rateLimitStore, failuresPerMinute: config.authFailuresPerMinute, clock: deps.clock });
-  await app.register(idempotencyPlugin, { ctx, leaseMs: config.idempotencyLeaseSeconds * 1000 });
+  await app.register(idempotencyPlugin, { ctx, fence: deps.idempotencyFence, leaseMs: config.idempotencyLeaseSeconds * 1000 });
   await app.register(openApiPlugin, { config: deps.config, events: webhookEventsOpenApi() });
   registerHealth(app, deps.database);
   if (deps.config.metricsPort === undefined) registerMetricsRoute(app, metrics, deps.config.metricsToken);
@@ -152,20 +148,9 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(privacyRoutes);
   await app.register(apiKeyRoutes);
 
-  // The authorization server under /oauth2 and its sign-in pages. Keys come from the settings or
-  // the database (generated on the very first start), shared by every server.
-  const keys = await loadOidcKeys(ctx, deps.config);
-  const identity: Identity = {
-    provider: buildProvider(ctx, { baseUrl: deps.config.baseUrl }, keys),
-    signInMethods: [],
-  };
-  app.decorate('identity', identity);
-  await oauthRoutes(app, { provider: identity.provider, config: deps.config, signInMethods: identity.signInMethods });
-
+  await app.register(oauthRoutes, { identity, config: deps.config });
   // Google, LinkedIn, Facebook: a button each on the sign-in page when configured.
-  const socialConnectors = deps.socialConnectors;
-  identity.signInMethods.push(...socialSignInMethods(socialConnectors));
-  await socialRoutes(app, { provider: identity.provider, connectors: socialConnectors, config: deps.config });
+  await app.register(socialRoutes, { provider: identity.provider, connectors: deps.socialConnectors, config: deps.config });
   await app.register(memberRoutes);
   await app.register(companyRoutes);
   await app.register(listingReviewRoutes);

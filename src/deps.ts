@@ -1,7 +1,8 @@
 // The composition root: every dependency with a life of its own (database, clock, logger,
-// translator, webhook transport, rate-limit store, social sign-in connectors) is built here, once per process, and handed to
-// the app, the worker loops and the CLI commands. Nothing else constructs them; services receive
-// what they need through the ServiceContext (`deps.ctx`).
+// translator, webhook transport, rate-limit store, social sign-in connectors, the API-key cache,
+// the Idempotency-Key fence, the authorization server) is built here, once per process, and handed
+// to the app, the worker loops and the CLI commands. Nothing else constructs them, and no module
+// keeps state of its own; services receive what they need through the ServiceContext (`deps.ctx`).
 import type { Logger } from 'pino';
 import { createLogger } from './shared/logger.ts';
 import { createMetrics, type Metrics } from './shared/metrics.ts';
@@ -10,7 +11,13 @@ import type { Translator } from './adapters/translation/translator.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { startDatabase } from './db/start.ts';
+import { IdempotencyFence } from './http/idempotency.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/rate-limit-store.ts';
+import { createApiKeyCache } from './modules/api-keys/service.ts';
+import { loadOidcKeys } from './modules/oauth/keys.ts';
+import { buildProvider } from './modules/oauth/provider.ts';
+import type { Identity } from './modules/oauth/service.ts';
+import { socialSignInMethods } from './modules/social/service.ts';
 import { createWebhookTransport, type WebhookTransport } from './modules/webhooks/transport.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
 import { loadEncryptionKeys } from './shared/encryption-keys.ts';
@@ -34,6 +41,14 @@ export interface Deps {
   rateLimitStore: RateLimitStore;
   /** Social sign-in clients (Google, LinkedIn, Facebook) from config.social: one per configured provider. */
   socialConnectors: SocialConnectors;
+  /** Commits an Idempotency-Key claim with the change its request makes (http/idempotency.ts); in `ctx` too. */
+  idempotencyFence: IdempotencyFence;
+  /**
+   * The authorization server (oidc-provider, its keys loaded or generated) and the sign-in methods
+   * it offers: built at the first call (the API server's start) and the same ever after. The worker
+   * and the CLI never ask for it, so they never load the keys.
+   */
+  identity(): Promise<Identity>;
   /** What services are called with. */
   ctx: ServiceContext;
   /** Closes what buildDeps opened (a database passed in stays open: its owner closes it). */
@@ -64,6 +79,23 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
       ? new RedisRateLimitStore(config.redisUrl, { retryMs: config.redisBreakerMs, log })
       : new MemoryRateLimitStore());
   const socialConnectors = overrides.socialConnectors ?? buildSocialConnectors(config.social);
+  const idempotencyFence = new IdempotencyFence(clock);
+  const ctx: ServiceContext = {
+    db: database.db,
+    clock,
+    secrets,
+    translator,
+    translatorLanguages: config.translatorLanguages,
+    notifications: database,
+    fence: idempotencyFence,
+    apiKeyCache: createApiKeyCache(database),
+  };
+  let identity: Promise<Identity> | undefined;
+  const buildIdentity = async (): Promise<Identity> => {
+    // Keys come from the settings or the database (generated on the very first start), shared by every server.
+    const keys = await loadOidcKeys(ctx, config);
+    return { provider: buildProvider(ctx, { baseUrl: config.baseUrl }, keys), signInMethods: socialSignInMethods(socialConnectors) };
+  };
   let closed = false;
   return {
     config,
@@ -76,7 +108,9 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     webhookTransport,
     rateLimitStore,
     socialConnectors,
-    ctx: { db: database.db, clock, secrets, translator, translatorLanguages: config.translatorLanguages, notifications: database },
+    idempotencyFence,
+    identity: () => (identity ??= buildIdentity()),
+    ctx,
     async close() {
       if (closed) return;
       closed = true;

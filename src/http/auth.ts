@@ -4,6 +4,7 @@
 // Two credentials: an API key (X-API-Key) or a user's OAuth access token (Authorization: Bearer).
 // /public/v1 takes either; /settings takes only a user's token (`bearerOnly`).
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
+import type Provider from 'oidc-provider';
 import { DomainError, ForbiddenError, UnauthorizedError } from '../shared/errors.ts';
 import type { Principal, ServiceContext } from '../shared/context.ts';
 import { apiKeyHash, authenticateApiKey } from '../modules/api-keys/service.ts';
@@ -82,13 +83,19 @@ export function apiKeyHashOf(request: FastifyRequest): string | undefined {
   return request.apiKeyHash;
 }
 
+export interface AuthOptions {
+  ctx: ServiceContext;
+  /** The authorization server whose access tokens are accepted (built in src/deps.ts). */
+  provider: Provider;
+}
+
 /** The caller, synchronously when its credential is already known (a cached API key). */
-function principalFor(ctx: ServiceContext, auth: RouteAuth, request: FastifyRequest): Principal | Promise<Principal> {
+function principalFor({ ctx, provider }: AuthOptions, auth: RouteAuth, request: FastifyRequest): Principal | Promise<Principal> {
   const authorization = request.headers.authorization;
   if (authorization !== undefined) {
     const token = BEARER.exec(authorization)?.[1];
     if (!token) throw new UnauthorizedError('The Authorization header must be "Bearer <access token>"');
-    return authenticateAccessToken(ctx, token);
+    return authenticateAccessToken(ctx, provider, token);
   }
   if (auth.bearerOnly) {
     throw new UnauthorizedError('Missing access token: send a signed-in user\'s token as Authorization: Bearer <token>');
@@ -119,7 +126,7 @@ function onlyRole(role: 'ADMIN'): ForbiddenError {
  * A callback hook that finishes synchronously when the caller is known without waiting (a cached
  * API key, nearly every request): no promise and no microtask turn on that path.
  */
-function authenticate(ctx: ServiceContext, auth: RouteAuth): onRequestHookHandler {
+function authenticate(options: AuthOptions, auth: RouteAuth): onRequestHookHandler {
   const refuse = (request: FastifyRequest, reply: FastifyReply, error: unknown) => {
     if (request.authFailureRefusal && error instanceof UnauthorizedError) return request.authFailureRefusal();
     reply.header('WWW-Authenticate', challenges(auth, request.headers.authorization !== undefined));
@@ -137,7 +144,7 @@ function authenticate(ctx: ServiceContext, auth: RouteAuth): onRequestHookHandle
   return (request, reply, done) => {
     let found: Principal | Promise<Principal>;
     try {
-      found = principalFor(ctx, auth, request);
+      found = principalFor(options, auth, request);
     } catch (error) {
       return done(refuse(request, reply, error));
     }
@@ -199,7 +206,7 @@ function noteOf(auth: RouteAuth): string {
   return `${who}${scopeNote}${roleNote}`;
 }
 
-export function registerAuth(app: FastifyInstance, ctx: ServiceContext): void {
+export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('apiKeyHash', null);
   app.decorateRequest('authFailureRefusal', null);
@@ -218,6 +225,6 @@ export function registerAuth(app: FastifyInstance, ctx: ServiceContext): void {
       response: { ...errorResponses(auth.scope || auth.role || auth.bearerOnly ? [400, 401, 403, 429] : [400, 401, 429]), ...(schema.response as object) },
     };
     const existing = route.onRequest ? [route.onRequest].flat() : [];
-    route.onRequest = [refuseQueryCredentials(auth), authenticate(ctx, auth), ...existing];
+    route.onRequest = [refuseQueryCredentials(auth), authenticate(options, auth), ...existing];
   });
 }

@@ -7,15 +7,16 @@
 // A claim is a lease (IDEMPOTENCY_LEASE_SECONDS): a request that died mid-flight leaves its key
 // without an answer, and once the lease has run out a retry of the same request takes the key
 // over instead of getting 409 for a day. So that the first request, if it was only slow, cannot
-// then make its change as well, every transaction a claimed request runs through the service
-// context checks, inside that transaction, that the claim is still its own, and marks the key
-// "change committed" (see withIdempotencyFence); a key whose change committed is never taken over.
+// then make its change as well, every transaction a claimed request opens through the service
+// context (withTransaction) checks, inside that transaction, that the claim is still its own, and
+// marks the key "change committed" (IdempotencyFence); a key whose change committed is never taken
+// over.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { ServiceContext } from '../shared/context.ts';
+import type { ServiceContext, TransactionFence } from '../shared/context.ts';
 import { ConflictError, ValidationError } from '../shared/errors.ts';
 import { errorResponses } from './error-envelope.ts';
 import {
@@ -43,47 +44,63 @@ declare module 'fastify' {
   }
 }
 
-/** The claim of the request being served, for the transactions it runs (one slot per request). */
-const requestClaims = new AsyncLocalStorage<{ claim?: Claim; committed?: boolean }>();
-
 function fingerprint(request: FastifyRequest): string {
   return createHash('sha256')
     .update(`${request.method} ${request.url}\n${request.body === undefined ? '' : JSON.stringify(request.body)}`)
     .digest('hex');
 }
 
+interface Slot {
+  claim?: Claim;
+  committed?: boolean;
+}
+
 /**
- * The database as services see it from HTTP requests: the same, except that a transaction run
- * for a request holding an Idempotency-Key claim also marks the key "change committed", in that
- * transaction, and rolls back (409) if a retry has taken the claim over meanwhile. The key row and
- * the change thus commit together; outside a claimed request nothing changes.
+ * The fence, built once per process in src/deps.ts and put in the service context: a transaction
+ * opened (withTransaction) for a request holding an Idempotency-Key claim also marks the key
+ * "change committed", in that transaction, and rolls back (409) if a retry has taken the claim over
+ * meanwhile. The key row and the change thus commit together; outside a claimed request a
+ * transaction is opened as usual. Each request that may claim a key runs in a slot of its own.
  */
-export function withIdempotencyFence(db: Db, clock: Clock): Db {
-  const fencedTransaction: Db['transaction'] = async (work, config) => {
-    const slot = requestClaims.getStore();
+export class IdempotencyFence implements TransactionFence {
+  readonly #slots = new AsyncLocalStorage<Slot>();
+  readonly #clock: Clock;
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
+
+  /** Runs the rest of a request (`next`: the callback hook's done) in a slot of its own. */
+  enter(next: () => void): void {
+    this.#slots.run({}, next);
+  }
+
+  /** Makes the claim the current request's, for the transactions it opens from now on. */
+  hold(claim: Claim): void {
+    const slot = this.#slots.getStore();
+    if (slot) slot.claim = claim;
+  }
+
+  async transaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+    const slot = this.#slots.getStore();
     const claim = slot?.claim;
-    if (!slot || !claim || slot.committed) return db.transaction(work, config);
+    if (!slot || !claim || slot.committed) return db.transaction(work);
     const result = await db.transaction(async (tx) => {
       const value = await work(tx);
-      if (!(await markIdempotentChangeCommitted(tx, claim, clock.now()))) {
+      if (!(await markIdempotentChangeCommitted(tx, claim, this.#clock.now()))) {
         throw new ConflictError(
           'This request took longer than its Idempotency-Key lease and a retry has taken the key over; this attempt was rolled back',
         );
       }
       return value;
-    }, config);
+    });
     slot.committed = true;
     return result;
-  };
-  return new Proxy(db, {
-    get(target, property, receiver) {
-      if (property === 'transaction') return fencedTransaction;
-      return Reflect.get(target, property, receiver) as unknown;
-    },
-  });
+  }
 }
 
-export function registerIdempotency(app: FastifyInstance, ctx: ServiceContext, options: { leaseMs: number }): void {
+export function registerIdempotency(app: FastifyInstance, ctx: ServiceContext, options: { fence: IdempotencyFence; leaseMs: number }): void {
+  const { fence } = options;
   app.decorateRequest('idempotencyClaim', null);
 
   app.addHook('onRoute', (route) => {
@@ -92,7 +109,7 @@ export function registerIdempotency(app: FastifyInstance, ctx: ServiceContext, o
     // Every request that may claim a key gets its own slot (the callback form keeps the rest of the
     // request inside it); any other request runs its transactions unfenced, as a slot without a
     // claim would.
-    route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), (_request, _reply, done) => requestClaims.run({}, done)];
+    route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), (_request, _reply, done) => fence.enter(done)];
     const schema = (route.schema ?? {}) as Record<string, unknown>;
     // New objects rather than edits in place: routes share header schemas (Accept-Language), and a
     // GET sharing this one must not document an Idempotency-Key it ignores.
@@ -134,8 +151,7 @@ export function registerIdempotency(app: FastifyInstance, ctx: ServiceContext, o
         if (claimed) {
           const claim = { companyId, key, token };
           request.idempotencyClaim = claim;
-          const slot = requestClaims.getStore();
-          if (slot) slot.claim = claim;
+          fence.hold(claim);
           return;
         }
         const first = await findIdempotencyKey(ctx.db, companyId, key);

@@ -16,12 +16,12 @@ import type { Clock } from '../shared/clock.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import type { Metrics } from '../shared/metrics.ts';
 import { registerAccessLog } from './access-log.ts';
-import { registerAuth } from './auth.ts';
+import { registerAuth, type AuthOptions } from './auth.ts';
 import { registerDeprecation } from './deprecation.ts';
 import { registerDrain } from './drain.ts';
 import { registerErrorHandling } from './errors.ts';
 import { registerHttpsOnly } from './https.ts';
-import { registerIdempotency } from './idempotency.ts';
+import { registerIdempotency, type IdempotencyFence } from './idempotency.ts';
 import { registerJsonBody } from './json-body.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerPagination } from './pagination.ts';
@@ -75,7 +75,7 @@ export const paginationPlugin = fp(async (app: FastifyInstance) => registerPagin
 
 export const httpsOnlyPlugin = fp(async (app: FastifyInstance) => registerHttpsOnly(app), { name: 'https-only', fastify: FASTIFY });
 
-export const authPlugin = fp(async (app: FastifyInstance, options: { ctx: ServiceContext }) => registerAuth(app, options.ctx), {
+export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) => registerAuth(app, options), {
   name: 'auth',
   fastify: FASTIFY,
 });
@@ -108,7 +108,8 @@ export const authFailureLimitPlugin = fp(
 );
 
 export const idempotencyPlugin = fp(
-  async (app: FastifyInstance, options: { ctx: ServiceContext; leaseMs: number }) => registerIdempotency(app, options.ctx, { leaseMs: options.leaseMs }),
+  async (app: FastifyInstance, options: { ctx: ServiceContext; fence: IdempotencyFence; leaseMs: number }) =>
+    registerIdempotency(app, options.ctx, { fence: options.fence, leaseMs: options.leaseMs }),
   {
     name: 'idempotency',
     fastify: FASTIFY,

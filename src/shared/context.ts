@@ -4,6 +4,18 @@ import type { Translator } from '../adapters/translation/translator.ts';
 import type { Clock } from './clock.ts';
 import type { SecretBox } from './secret-box.ts';
 
+/**
+ * Opens the transactions withTransaction runs work in, adding a check of its own inside each
+ * before it commits (the Idempotency-Key fence: src/http/idempotency.ts).
+ */
+export interface TransactionFence {
+  transaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Modules that keep process-wide state (a cache) declare its member here by declaration merging
+ * (`declare module '.../shared/context.ts'`); src/deps.ts builds it once per process.
+ */
 export interface ServiceContext {
   db: Db;
   clock: Clock;
@@ -17,6 +29,8 @@ export interface ServiceContext {
   translatorLanguages?: readonly string[] | undefined;
   /** Set inside withTransaction: `db` is that transaction, and a nested withTransaction joins it. */
   inTransaction?: true | undefined;
+  /** Wraps every transaction withTransaction opens (built once in src/deps.ts); none: plain transactions. */
+  fence?: TransactionFence | undefined;
 }
 
 /**
@@ -25,7 +39,8 @@ export interface ServiceContext {
  */
 export async function withTransaction<T>(ctx: ServiceContext, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
   if (ctx.inTransaction) return work(ctx);
-  return ctx.db.transaction((tx) => work({ ...ctx, db: tx, inTransaction: true }));
+  const run = (tx: Db) => work({ ...ctx, db: tx, inTransaction: true });
+  return ctx.fence ? ctx.fence.transaction(ctx.db, run) : ctx.db.transaction(run);
 }
 
 /** Who is calling: resolved by the auth plugin from an API key or a user's access token. */

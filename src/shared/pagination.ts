@@ -90,20 +90,9 @@ function digest(text: string, length: number): string {
   return hash('sha256', text, 'base64url').slice(0, length);
 }
 
-// Every page of a list needs its scope, and most lists are asked with the same few filters: the
-// digests of recent ones are kept (a bounded map, emptied when full).
-const recentScopes = new Map<string, string>();
-const RECENT_SCOPES = 1_000;
-
 /** The fingerprint a cursor must carry to be accepted by this list with these filters. */
 export function cursorScope(list: string, ordering: Ordering, filter: unknown): string {
-  const text = JSON.stringify([list, ordering.name, filter ?? null]);
-  let scope = recentScopes.get(text);
-  if (scope === undefined) {
-    if (recentScopes.size >= RECENT_SCOPES) recentScopes.clear();
-    recentScopes.set(text, (scope = digest(text, 16)));
-  }
-  return scope;
+  return digest(JSON.stringify([list, ordering.name, filter ?? null]), 16);
 }
 
 export function encodeCursor(keys: CursorKeys, scope: string, page: number, keyValues: SortKeyValue[]): string {

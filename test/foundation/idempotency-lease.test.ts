@@ -8,6 +8,7 @@ import { queryRows } from '../../src/db/client.ts';
 import type { AppInstance } from '../../src/http/app-instance.ts';
 import { principalOf } from '../../src/http/auth.ts';
 import { createJobListing } from '../../src/modules/job-listings/service.ts';
+import { withTransaction } from '../../src/shared/context.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;
@@ -31,11 +32,15 @@ function testRoutes(app: AppInstance) {
         await new Promise<void>((resolve) => gates.push({ release: resolve }));
       }
       const principal = principalOf(request);
-      const created = await createJobListing(app.ctx, principal.companyId, {
-        position: (request.body as { position: string }).position,
-        positionType: 'FULL_TIME',
-        workPlaceType: 'REMOTE',
-      });
+      // Its transaction opened through the service context, as a service opens its own: that is
+      // where the fence checks the claim (withTransaction).
+      const created = await withTransaction(app.ctx, (ctx) =>
+        createJobListing(ctx, principal.companyId, {
+          position: (request.body as { position: string }).position,
+          positionType: 'FULL_TIME',
+          workPlaceType: 'REMOTE',
+        }),
+      );
       return reply.status(201).send({ id: created.listing.id });
     },
   );

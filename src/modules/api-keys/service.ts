@@ -1,4 +1,4 @@
-import { KeyCache } from './key-cache.ts';
+import { KeyCache, type Notifications } from './key-cache.ts';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, UnauthorizedError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import type { Principal, ServiceContext } from '../../shared/context.ts';
@@ -15,6 +15,20 @@ import {
   type ApiKeyRow,
 } from './repo.ts';
 import { isScope } from './scopes.ts';
+
+declare module '../../shared/context.ts' {
+  interface ServiceContext {
+    /** The process's cache of API keys (createApiKeyCache, built once in src/deps.ts); none: every key is read from the database. */
+    apiKeyCache?: ApiKeyCache | undefined;
+  }
+}
+
+export type ApiKeyCache = KeyCache<ApiKeyRow>;
+
+/** The cache of API keys by hash, dropped whenever any key changes (on every server: key-cache.ts). */
+export function createApiKeyCache(notifications: Notifications): ApiKeyCache {
+  return new KeyCache<ApiKeyRow>(notifications, 'api_keys_changed');
+}
 
 const DEFAULT_LIFETIME_MS = 365 * 24 * 60 * 60 * 1000;
 
@@ -110,7 +124,7 @@ export async function revokeApiKey(ctx: ServiceContext, companyId: string | unde
   if (!found) throw new NotFoundError('API key');
   // Answer once this process heard the revocation's notification: every listening server heard
   // it at the same commit, so the key already fails everywhere when the caller reads the answer.
-  const heard = found.revokedAt === null ? keyCache(ctx)?.nextInvalidation(2_000) : undefined;
+  const heard = found.revokedAt === null ? ctx.apiKeyCache?.nextInvalidation(2_000) : undefined;
   const row = await markApiKeyRevoked(ctx.db, id, ctx.clock.now());
   if (!row) throw new NotFoundError('API key');
   await heard;
@@ -137,24 +151,14 @@ function startOfMinute(at: Date): Date {
   return new Date(Math.floor(at.getTime() / 60_000) * 60_000);
 }
 
-/** One key cache per process (per database handle), made at the first authentication. */
-const caches = new WeakMap<object, KeyCache<ApiKeyRow>>();
-
-function keyCache(ctx: ServiceContext): KeyCache<ApiKeyRow> | undefined {
-  if (!ctx.notifications) return undefined;
-  let cache = caches.get(ctx.notifications);
-  if (!cache) caches.set(ctx.notifications, (cache = new KeyCache(ctx.notifications, 'api_keys_changed')));
-  return cache;
-}
-
 /** The SHA-256 (hex) of an API key: what is stored of it, and how it is looked up. */
 export const apiKeyHash = hashApiKey;
 
 /**
  * Resolves an X-API-Key header to the calling company (`keyHash`: its apiKeyHash, when the caller
- * has it already). Keys are cached per process (see key-cache.ts): any change to a key is announced
- * at its commit and drops every server's cache, so a revoked key fails on its very next request on
- * every server process.
+ * has it already). Keys are cached per process (`ctx.apiKeyCache`, see key-cache.ts): any change to
+ * a key is announced at its commit and drops every server's cache, so a revoked key fails on its
+ * very next request on every server process.
  *
  * A key found in the cache whose use this minute is already recorded is answered synchronously (a
  * Principal, not a promise): that is nearly every request, and each promise and microtask turn on
@@ -167,7 +171,7 @@ export function authenticateApiKey(
 ): Principal | Promise<Principal> {
   if (!rawKey || !keyHash) throw new UnauthorizedError('Missing API key: send it in the X-API-Key header');
   const now = ctx.clock.now();
-  const cache = keyCache(ctx);
+  const cache = ctx.apiKeyCache;
   // A cached key was well formed when it was first read (its hash matched a stored key).
   const cached = cache?.get(keyHash, now.getTime());
   if (cached && cached.lastUsedAt !== null && cached.lastUsedAt >= startOfMinute(now)) return principalOfKey(cached, now);
@@ -177,7 +181,7 @@ export function authenticateApiKey(
 
 async function readAndTouchApiKey(
   ctx: ServiceContext,
-  cache: KeyCache<ApiKeyRow> | undefined,
+  cache: ApiKeyCache | undefined,
   cached: ApiKeyRow | undefined,
   hash: string,
   now: Date,

@@ -4,7 +4,7 @@
 // while the older ones stay published (and keep verifying) until they are rotated out.
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { ServiceContext } from '../../shared/context.ts';
+import { withTransaction, type ServiceContext } from '../../shared/context.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import { deleteKey, insertKey, listKeys, lockKeyGeneration, updateKeyMaterial, type OidcKeyRow } from './repo.ts';
 
@@ -63,7 +63,7 @@ function readJwksFile(path: string): { keys: Record<string, unknown>[] } {
 async function storedKeys(ctx: ServiceContext, kind: OidcKeyRow['kind']): Promise<Record<string, unknown>[]> {
   let rows = await listKeys(ctx.db, kind);
   if (rows.length === 0) {
-    rows = await ctx.db.transaction(async (tx) => {
+    rows = await withTransaction(ctx, async ({ db: tx }) => {
       await lockKeyGeneration(tx);
       const again = await listKeys(tx, kind);
       if (again.length > 0) return again;
@@ -94,7 +94,8 @@ export interface RotatedKeys {
  * from their next start.
  */
 export async function rotateOidcKeys(ctx: ServiceContext): Promise<RotatedKeys> {
-  return ctx.db.transaction(async (tx) => {
+  return withTransaction(ctx, async (txCtx) => {
+    const tx = txCtx.db;
     await lockKeyGeneration(tx);
     const now = ctx.clock.now();
     for (const kind of ['signing', 'cookie'] as const) {
@@ -102,7 +103,7 @@ export async function rotateOidcKeys(ctx: ServiceContext): Promise<RotatedKeys> 
       const rows = await listKeys(tx, kind);
       for (const old of rows.slice(KEPT_KEYS)) await deleteKey(tx, old.id);
     }
-    const signing = (await listKeys(tx, 'signing')).map((row) => openKey({ ...ctx, db: tx }, row));
+    const signing = (await listKeys(tx, 'signing')).map((row) => openKey(txCtx, row));
     return {
       signingKeyId: String(signing[0].kid),
       keptSigningKeyIds: signing.map((key) => String(key.kid)),

@@ -6,32 +6,19 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Config } from '../../config.ts';
+import type { AppInstance } from '../../http/app-instance.ts';
 import { DomainError, ValidationError } from '../../shared/errors.ts';
 import { getMembership, getUser, signInVerifiedUser } from '../users/service.ts';
 import { DASHBOARD_CLIENT_ID, dashboardRedirectUris } from './clients.ts';
 import { bindGrant, grantStillCurrent } from './grant-binding.ts';
 import { consentPage, signInPage } from './pages.ts';
 import { describeScope, OAUTH_PREFIX, SIGN_IN_PREFIX, TOKEN_TTL_SECONDS } from './provider.ts';
-import { completeSignIn, type SignInMethod } from './service.ts';
+import { completeSignIn, type Identity } from './service.ts';
 
 export interface OAuthRouteOptions {
-  provider: Provider;
+  /** The authorization server and the ways to sign in it offers (built in src/deps.ts). */
+  identity: Identity;
   config: Config;
-  /** Identity providers offered as buttons on the sign-in page; read at each request. */
-  signInMethods: readonly SignInMethod[];
-}
-
-/** The authorization server, for modules that add ways to sign in (identity providers). */
-export interface Identity {
-  provider: Provider;
-  /** Buttons on the sign-in page: push one per configured identity provider while registering routes. */
-  signInMethods: SignInMethod[];
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    identity: Identity;
-  }
 }
 
 const FORM_BODY_LIMIT = 16 * 1024;
@@ -94,8 +81,9 @@ function formBody(body: unknown): Record<string, string> {
   return body && typeof body === 'object' ? (body as Record<string, string>) : {};
 }
 
-export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptions): Promise<void> {
-  const { provider, config } = options;
+export async function oauthRoutes(app: AppInstance, options: OAuthRouteOptions): Promise<void> {
+  const { identity, config } = options;
+  const { provider } = identity;
   await mountProvider(app, provider, config.baseUrl);
 
   await app.register(async (scope) => {
@@ -161,7 +149,7 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
       return reply.headers(PAGE_HEADERS).send(
         signInPage({
           clientName,
-          buttons: options.signInMethods.map((method) => ({ label: method.label, href: method.startPath(interaction.uid) })),
+          buttons: identity.signInMethods.map((method) => ({ label: method.label, href: method.startPath(interaction.uid) })),
           devSignInAction: config.devSignIn ? `${SIGN_IN_PREFIX}/${uid}/dev` : undefined,
         }),
       );

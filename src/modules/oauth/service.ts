@@ -7,7 +7,7 @@ import { isScope } from '../api-keys/scopes.ts';
 import { scopesOfRole } from '../users/roles.ts';
 import { isFirstPartyClient } from './clients.ts';
 import { membershipOfGrant } from './grant-binding.ts';
-import { deleteExpiredPayloads, findPayload, findPayloadBy } from './repo.ts';
+import { deleteExpiredPayloads } from './repo.ts';
 
 // The OpenID scopes, named in the API document beside the API-key scopes.
 export { OIDC_SCOPES } from './provider.ts';
@@ -15,49 +15,37 @@ export { OIDC_SCOPES } from './provider.ts';
 // oidc-provider's opaque tokens are 43 base64url characters; anything far off is not worth a query.
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,128}$/;
 
-interface AccessTokenPayload {
-  accountId?: string;
-  clientId?: string;
-  scope?: string;
-  grantId?: string;
-  sessionUid?: string;
-  expiresWithSession?: boolean;
-  exp?: number;
-}
-
 /**
- * Resolves an access token to the calling user and company. Read from the store on every request
- * (like an API key), so a revoked token, a signed-out session, a revoked grant or a removed
- * membership fails on the very next request, on every server. The first-party dashboard's tokens
- * carry every API scope the user's role allows (users/roles.ts); another client's only those of
- * them the user granted it.
+ * Resolves an access token to the calling user and company, through the provider's own model (as
+ * its userinfo endpoint does): the token (its expiry, and for a token that ends with its session,
+ * that session still signed in to the same account and grant), then the grant it names (same client,
+ * same account). Everything is read from the store on every request (like an API key), so a revoked
+ * token, a signed-out session, a revoked grant or a removed membership fails on the very next
+ * request, on every server. The first-party dashboard's tokens carry every API scope the user's role
+ * allows (users/roles.ts); another client's only those of them the user granted it.
  */
-export async function authenticateAccessToken(ctx: ServiceContext, token: string): Promise<Principal> {
+export async function authenticateAccessToken(ctx: ServiceContext, provider: Provider, token: string): Promise<Principal> {
   const invalid = new UnauthorizedError('Invalid or expired access token');
   if (!TOKEN_SHAPE.test(token)) throw invalid;
-  const now = ctx.clock.now();
-  const row = await findPayload(ctx.db, 'AccessToken', token, now);
-  if (!row) throw invalid;
-  const payload = row.payload as AccessTokenPayload;
-  if (!payload.accountId || !payload.clientId || !payload.grantId) throw invalid;
-  if (typeof payload.exp === 'number' && payload.exp * 1000 <= now.getTime()) throw invalid;
-  if (!(await findPayload(ctx.db, 'Grant', payload.grantId, now))) throw invalid;
-  if (payload.expiresWithSession && (!payload.sessionUid || !(await findPayloadBy(ctx.db, 'Session', 'uid', payload.sessionUid, now)))) {
-    throw invalid;
-  }
-  // The membership the token's grant was made for, still there: not merely a membership of the user.
-  const membership = await membershipOfGrant(ctx, payload.grantId, payload.accountId);
+  const accessToken = await provider.AccessToken.find(token);
+  if (!accessToken) throw invalid;
+  const { accountId, clientId, grantId } = accessToken;
+  if (!accountId || !clientId || !grantId) throw invalid;
+  // The grant, and the membership it was made for (not merely a membership of the user), at once.
+  const [grant, membership] = await Promise.all([provider.Grant.find(grantId), membershipOfGrant(ctx, grantId, accountId)]);
+  if (!grant || grant.clientId !== clientId || grant.accountId !== accountId) throw invalid;
   if (!membership) throw new UnauthorizedError('This user no longer belongs to the company this token was issued for');
   // The role bounds the scopes, read live: a MEMBER's token never writes what only an ADMIN may.
   const allowed = scopesOfRole(membership.role);
-  const granted = (payload.scope ?? '').split(' ').filter((scope) => isScope(scope) && allowed.includes(scope));
+  const granted = (accessToken.scope ?? '').split(' ').filter((scope) => isScope(scope) && allowed.includes(scope));
+  const firstParty = isFirstPartyClient(clientId);
   return {
     companyId: membership.companyId,
-    scopes: isFirstPartyClient(payload.clientId) ? allowed : granted,
+    scopes: firstParty ? allowed : granted,
     apiKeyId: null,
-    userId: payload.accountId,
+    userId: accountId,
     role: membership.role,
-    firstParty: isFirstPartyClient(payload.clientId),
+    firstParty,
   };
 }
 
@@ -67,6 +55,13 @@ export async function authenticateAccessToken(ctx: ServiceContext, token: string
  */
 export async function purgeExpiredOidcPayloads(ctx: ServiceContext, before: Date, limit: number): Promise<number> {
   return deleteExpiredPayloads(ctx.db, before, limit);
+}
+
+/** The authorization server and the ways to sign in it offers: built once per process (src/deps.ts). */
+export interface Identity {
+  provider: Provider;
+  /** Buttons on the sign-in page, one per configured identity provider (each registers its routes). */
+  signInMethods: readonly SignInMethod[];
 }
 
 /** A way to sign in offered on the sign-in page (Google, LinkedIn, Facebook...). */

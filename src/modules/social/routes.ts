@@ -4,13 +4,14 @@
 // one redirect URI to register with the provider): we finish there, link the person to a user and
 // hand the browser back to the authorization request it came from.
 import { parseCookie, stringifySetCookie } from 'cookie';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Config } from '../../config.ts';
+import type { AppInstance } from '../../http/app-instance.ts';
 import { NotFoundError } from '../../shared/errors.ts';
 import { messagePage } from '../../shared/html-page.ts';
 import { SIGN_IN_PREFIX } from '../oauth/provider.ts';
-import { completeSignIn, type SignInMethod } from '../oauth/service.ts';
+import { completeSignIn } from '../oauth/service.ts';
 import type { SocialConnector, SocialConnectors } from './connectors.ts';
 import { isSocialProvider } from './profile.ts';
 import { ATTEMPT_TTL_SECONDS, finishSocialSignIn, SocialSignInError, startSocialSignIn, type SocialSignInFailure } from './service.ts';
@@ -34,18 +35,6 @@ const PAGE_HEADERS = {
 /** The redirect URI to register at each provider: {BASE_URL}/sign-in/callback/{provider}. */
 export function socialRedirectUri(baseUrl: string, provider: string): string {
   return `${baseUrl}${CALLBACK_PREFIX}/${provider}`;
-}
-
-/**
- * The buttons for the sign-in page: one per configured provider whose code is bound to the browser
- * (PKCE or nonce), in a fixed order. One that is not signs nobody in, so it gets no button.
- */
-export function socialSignInMethods(connectors: SocialConnectors): SignInMethod[] {
-  return [...connectors.values()].filter((connector) => connector.bindsCode).map((connector) => ({
-    id: connector.provider,
-    label: connector.displayName,
-    startPath: (uid: string) => `${SIGN_IN_PREFIX}/${encodeURIComponent(uid)}/${connector.provider}`,
-  }));
 }
 
 const FAILURE_PAGES: Record<SocialSignInFailure, { status: number; title: string; advice: string }> = {
@@ -89,7 +78,7 @@ export function describeFailure(error: unknown): string {
   return parts.join(' <- ');
 }
 
-export async function socialRoutes(app: FastifyInstance, options: SocialRouteOptions): Promise<void> {
+export async function socialRoutes(app: AppInstance, options: SocialRouteOptions): Promise<void> {
   const { provider, connectors, config } = options;
   for (const connector of connectors.values()) {
     if (!connector.bindsCode) {

@@ -9,8 +9,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
 import type { ServiceContext } from '../../shared/context.ts';
+import { SIGN_IN_PREFIX } from '../oauth/provider.ts';
+import type { SignInMethod } from '../oauth/service.ts';
 import { getUser, signInVerifiedUser, type SignedInUser } from '../users/service.ts';
-import type { SocialConnector } from './connectors.ts';
+import type { SocialConnector, SocialConnectors } from './connectors.ts';
 import { UpstreamDeniedError } from './connectors.ts';
 import { PROVIDER_NAMES, type ExternalProfile } from './profile.ts';
 import {
@@ -21,6 +23,18 @@ import {
   takeSignInAttempt,
   touchExternalIdentity,
 } from './repo.ts';
+
+/**
+ * The buttons for the sign-in page: one per configured provider whose code is bound to the browser
+ * (PKCE or nonce), in a fixed order. One that is not signs nobody in, so it gets no button.
+ */
+export function socialSignInMethods(connectors: SocialConnectors): SignInMethod[] {
+  return [...connectors.values()].filter((connector) => connector.bindsCode).map((connector) => ({
+    id: connector.provider,
+    label: connector.displayName,
+    startPath: (uid: string) => `${SIGN_IN_PREFIX}/${encodeURIComponent(uid)}/${connector.provider}`,
+  }));
+}
 
 /** How long a person has at the provider before the attempt is forgotten. */
 export const ATTEMPT_TTL_SECONDS = 10 * 60;

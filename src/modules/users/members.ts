@@ -3,7 +3,7 @@
 // for a person without a company, who then joins the inviting company with the invited role
 // instead of getting a company of their own.
 import { randomUUID } from 'node:crypto';
-import type { ServiceContext } from '../../shared/context.ts';
+import { withTransaction, type ServiceContext } from '../../shared/context.ts';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import { endPage, NEWEST_FIRST, startPage, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
 import { getCompany } from '../companies/service.ts';
@@ -101,7 +101,7 @@ export async function inviteMember(
   const role = input.role as Role;
   await getCompany(ctx, input.companyId); // 404 for an unknown company (the CLI)
 
-  return ctx.db.transaction(async (tx) => {
+  return withTransaction(ctx, async ({ db: tx }) => {
     const now = ctx.clock.now();
     const user = await findUserByEmail(tx, email);
     if (user && (await findMembership(tx, user.id, input.companyId))) {
@@ -166,7 +166,7 @@ export async function listMembersPage(ctx: ServiceContext, companyId: string, pa
  * request reads the membership). The last ADMIN cannot be removed: a company needs one.
  */
 export async function removeMember(ctx: ServiceContext, companyId: string, userId: string): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ db: tx }) => {
     // Locks the admins' rows: two admins removing each other at once cannot leave none.
     const admins = await lockCompanyAdmins(tx, companyId);
     const membership = await findMembership(tx, userId, companyId);

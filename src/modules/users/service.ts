@@ -1,7 +1,7 @@
 // Users and their memberships in companies. Every sign-in, whatever the identity provider, ends in
 // signInVerifiedUser: the one place that decides who the person is and which company they act for.
 import { randomUUID } from 'node:crypto';
-import type { ServiceContext } from '../../shared/context.ts';
+import { withTransaction, type ServiceContext } from '../../shared/context.ts';
 import { DomainError, ValidationError } from '../../shared/errors.ts';
 import { unstorableText } from '../../shared/storable-text.ts';
 import { createCompany } from '../companies/service.ts';
@@ -102,8 +102,8 @@ export async function signInVerifiedUser(ctx: ServiceContext, identity: Verified
   }
   const email = normalizeEmail(identity.email ?? '');
   if (!EMAIL.test(email)) throw ValidationError.field('email', 'must be an e-mail address');
-  return ctx.db.transaction(async (tx) => {
-    const txCtx: ServiceContext = { ...ctx, db: tx };
+  return withTransaction(ctx, async (txCtx) => {
+    const tx = txCtx.db;
     const now = ctx.clock.now();
     const { user, inserted } = await upsertUserByEmail(tx, {
       id: randomUUID(),
