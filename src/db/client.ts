@@ -6,7 +6,6 @@ import { DEFAULT_DATABASE_TIMEOUTS, openPostgres, type DatabaseTimeouts } from '
 import type { Database } from './driver.ts';
 
 export type { Database, Db, NotificationListener } from './driver.ts';
-export { EMBEDDED_EXTENSIONS } from './embedded.ts';
 export { DatabaseConnectError, isDatabaseBusy, isTransientTransactionError, transactionWithOneRetry } from './errors.ts';
 export type { DatabaseTimeouts } from './postgres.ts';
 export { queryRows, queryStatement } from './statements.ts';
