@@ -51,7 +51,7 @@ describe.skipIf(!process.env.DATABASE_URL)('statements planned once (PostgreSQL)
 describe('fixed statements answer rows named by their columns', () => {
   it('a later column of the same name wins, and __proto__ is a column like any other', async () => {
     const text = `select 1 as a, 2 as b, 3 as a, 'x' as "__proto__", $1::text as "c d" union all select 4, 5, 6, 'y', $1`;
-    // Twice: the first answer builds the statement's row shape, the second reuses it.
+    // Twice: on PostgreSQL the second runs the statement prepared by the first.
     for (let i = 0; i < 2; i++) {
       const rows = await queryStatement<Record<string, unknown>>(t.ctx.db, text, ['"quoted"']);
       expect(rows.map((row) => ({ ...row }))).toEqual([
