@@ -15,14 +15,38 @@ const asJson: Parser = (text) => JSON.parse(text) as unknown;
 
 const postgresDate = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ) as (text: string) => Date;
 
+/**
+ * A Date read from PostgreSQL's UTC text that keeps the text it was read from: answering it
+ * (toISOString, and so JSON) rewrites that text rather than formatting the date again, which cost
+ * ~0.5 us a value, 20 to 40 values a list page. Changed afterwards (setTime...), it formats as any
+ * Date does.
+ */
+class UtcTimestamp extends Date {
+  readonly #time: number;
+  readonly #text: string;
+  constructor(time: number, text: string) {
+    super(time);
+    this.#time = time;
+    this.#text = text;
+  }
+  override toISOString(): string {
+    if (this.getTime() !== this.#time) return super.toISOString();
+    const text = this.#text;
+    const n = text.length;
+    // '.775697+00' -> '.775', '.7+00' -> '.700', no fraction -> '.000'
+    const fraction = n >= 26 ? text.slice(19, 23) : n > 22 ? text.slice(19, n - 3).padEnd(4, '0') : '.000';
+    return `${text.slice(0, 10)}T${text.slice(11, 19)}${fraction}Z`;
+  }
+}
+
 /** The number written by the two digits at `i`. */
 const twoDigits = (text: string, i: number) => (text.charCodeAt(i) - 48) * 10 + text.charCodeAt(i + 1) - 48;
 
 /**
  * A timestamptz as PostgreSQL writes it in UTC ('2026-11-23 17:52:51.775697+00'), read without a
  * regular expression or a string per field: a list page has dozens. The same instant as pg's own
- * parser (milliseconds truncated); any other form (another zone, BC, years before 1000, infinity)
- * goes to pg's parser.
+ * parser (milliseconds truncated), as a UtcTimestamp; any other form (another zone, BC, years before
+ * 1000, infinity) goes to pg's parser.
  */
 export function parseTimestamptz(text: string): Date {
   const n = text.length;
@@ -32,7 +56,7 @@ export function parseTimestamptz(text: string): Date {
   let milliseconds = 0;
   for (let i = 20, scale = 100; i < 23 && i < n - 3; i++, scale /= 10) milliseconds += (text.charCodeAt(i) - 48) * scale;
   const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
-  return new Date(Date.UTC(year, twoDigits(text, 5) - 1, twoDigits(text, 8), twoDigits(text, 11), twoDigits(text, 14), twoDigits(text, 17), milliseconds));
+  return new UtcTimestamp(Date.UTC(year, twoDigits(text, 5) - 1, twoDigits(text, 8), twoDigits(text, 11), twoDigits(text, 14), twoDigits(text, 17), milliseconds), text);
 }
 
 /** Element types, by OID, with the OID of their array type. */

@@ -20,7 +20,13 @@ describe('parseTimestamptz', () => {
     fc.assert(
       fc.property(micros, (us) => {
         const text = postgresText(us);
-        expect(parseTimestamptz(text).getTime(), text).toBe(pgTimestamptz(text).getTime());
+        const read = parseTimestamptz(text);
+        expect(read.getTime(), text).toBe(pgTimestamptz(text).getTime());
+        // Answered as any Date would be, before and after a change.
+        expect(read.toISOString(), text).toBe(pgTimestamptz(text).toISOString());
+        expect(JSON.stringify({ read }), text).toBe(JSON.stringify({ read: pgTimestamptz(text) }));
+        read.setTime(read.getTime() + 1);
+        expect(read.toISOString(), text).toBe(new Date(pgTimestamptz(text).getTime() + 1).toISOString());
       }),
       { numRuns: 2000 },
     );

@@ -159,6 +159,8 @@ describe('the driver adapter', () => {
           await queryStatement(db, INSERT, parameters(id, value));
           const [raw] = await queryStatement<Record<string, unknown>>(db, READ_RAW, [id]);
           expect(comparable(raw), name).toEqual(comparable(expectedRaw(id, value)));
+          // And answered (JSON) as the instant it is.
+          expect(JSON.stringify(raw?.at), name).toBe(JSON.stringify(expectedRaw(id, value).at));
           const [listed] = await queryStatement<Record<string, unknown>>(db, READ_LISTED, [id]);
           const [drizzled] = await db.select().from(sample).where(eq(sample.id, id));
           // int8 answers its text (no JavaScript number holds every one); Drizzle's column mode
