@@ -1,8 +1,9 @@
-// The list pages' own statement path (src/db/client.ts, queryStatement). The newest-first pages run
+// The list pages' own statement path (src/db/statements.ts, queryStatement). The newest-first pages run
 // as prepared statements planned once per session on PostgreSQL (`planOnce`, on the pool whose
 // sessions force generic plans): PostgreSQL otherwise planned them again on every execution, half
 // its time on a page. Everything else keeps PostgreSQL's own choice (a deep page's or a status
-// filter's plan depends on its values). Their timestamps are read by a parser of their own.
+// filter's plan depends on its values). Their values are read as src/db/values.ts says, on both
+// engines (test/foundation/driver-contract.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { queryRows, queryStatement } from '../../src/db/client.ts';
@@ -50,7 +51,7 @@ describe.skipIf(!process.env.DATABASE_URL)('statements planned once (PostgreSQL)
 describe('fixed statements answer rows named by their columns', () => {
   it('a later column of the same name wins, and __proto__ is a column like any other', async () => {
     const text = `select 1 as a, 2 as b, 3 as a, 'x' as "__proto__", $1::text as "c d" union all select 4, 5, 6, 'y', $1`;
-    // Twice: the first answer builds the statement's row shape, the second reuses it.
+    // Twice: on PostgreSQL the second runs the statement prepared by the first.
     for (let i = 0; i < 2; i++) {
       const rows = await queryStatement<Record<string, unknown>>(t.ctx.db, text, ['"quoted"']);
       expect(rows.map((row) => ({ ...row }))).toEqual([
@@ -66,24 +67,24 @@ describe('fixed statements answer rows named by their columns', () => {
   });
 });
 
-// Answers read as arrays skip pg's row template (src/db/pg-array-answers.ts); answers read as
-// objects keep pg's own reading. Both give each column its type's value.
-describe('answers read as arrays and as objects', () => {
+// A fixed statement's answer and a raw query's (queryRows): each column its type's value, in rows
+// named by their columns.
+describe('fixed statements and raw queries', () => {
   it('parse every column by its type, in the same statement twice', async () => {
     // (Timestamps differ by design: Drizzle reads them as text, the fixed statements as dates.)
     const text = `select 7::int4 as n, 2.5::float8 as ratio, '{"a":[1]}'::jsonb as doc, null::text as none, true as yes,
       'x' as "__proto__"`;
     const expected = { n: 7, ratio: 2.5, doc: { a: [1] }, none: null, yes: true, ['__proto__']: 'x' };
     for (let i = 0; i < 2; i++) {
-      const [asArray] = await queryStatement<Record<string, unknown>>(t.ctx.db, text, []);
-      const [asObject] = await queryRows<Record<string, unknown>>(t.ctx.db, sql.raw(text));
-      for (const row of [asArray, asObject]) {
+      const [fixed] = await queryStatement<Record<string, unknown>>(t.ctx.db, text, []);
+      const [raw] = await queryRows<Record<string, unknown>>(t.ctx.db, sql.raw(text));
+      for (const row of [fixed, raw]) {
         expect({ ...row }).toEqual(expected);
         expect(Object.keys(row)).toEqual(Object.keys(expected));
         expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
       }
     }
-    // Drizzle's own selects read arrays too.
+    // And Drizzle's own selects.
     const id = await makeListing(t, tenant.companyId, 'DRAFT', 'Cooper');
     const selected = await t.ctx.db.select({ id: jobListings.id, createdAt: jobListings.createdAt }).from(jobListings).where(eq(jobListings.id, id));
     expect(selected).toEqual([{ id, createdAt: expect.any(Date) }]);
@@ -129,7 +130,7 @@ describe("the candidates' search", () => {
   });
 });
 
-// List pages read timestamps with their own parser (src/db/client.ts): the same instants, written
+// List pages read timestamps with their own parser (src/db/values.ts): the same instants, written
 // the same way, as everywhere else, whatever the fraction of a second PostgreSQL holds.
 describe('timestamps of list pages', () => {
   it('answer createdAt as the listing itself does, for every precision and year', async () => {

@@ -1,0 +1,86 @@
+// The embedded engine: PGlite in ./data (or in memory), one connection, no pools.
+import { PGlite, type PGliteOptions, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { drizzle } from 'drizzle-orm/pglite';
+import { privateDataDir, restrictDataDirModes } from './data-dir-modes.ts';
+import type { Database, Db, StatementClient } from './driver.ts';
+import { lockDataDir } from './embedded-lock.ts';
+import { VALUE_PARSERS } from './values.ts';
+
+/** The extensions the migrations create (btree_gin: the candidates' search index); PGlite must load them. */
+export const EMBEDDED_EXTENSIONS: PGliteOptions['extensions'] = { btree_gin };
+
+const STATEMENT_OPTIONS: QueryOptions = { parsers: VALUE_PARSERS };
+
+/**
+ * What Drizzle runs on: PGlite, or one of its transactions (whose own transactions Drizzle makes
+ * with savepoints), passing through the two calls Drizzle makes.
+ */
+class EmbeddedClient implements StatementClient {
+  readonly #target: PGlite | Transaction;
+
+  constructor(target: PGlite | Transaction) {
+    this.#target = target;
+  }
+
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return this.#target.query<T>(text, params, options);
+  }
+
+  transaction<T>(work: (client: EmbeddedClient) => Promise<T>): Promise<T> {
+    if (!(this.#target instanceof PGlite)) throw new Error('A PGlite transaction has no transactions of its own');
+    return this.#target.transaction((tx) => work(new EmbeddedClient(tx)));
+  }
+
+  async runStatement(text: string, values: unknown[]): Promise<unknown[]> {
+    return (await this.#target.query(text, values, STATEMENT_OPTIONS)).rows;
+  }
+}
+
+export async function openEmbedded(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database> {
+  if (dataDir) privateDataDir(dataDir);
+  const unlock = dataDir ? lockDataDir(dataDir) : () => {};
+  let client: PGlite | undefined;
+  try {
+    client = await PGlite.create(dataDir ? `file://${dataDir}` : undefined, { extensions: EMBEDDED_EXTENSIONS, ...(loadDataDir ? { loadDataDir } : {}) });
+    // PGlite sets the modes of the files it starts from itself (0666), past the umask.
+    if (dataDir) restrictDataDirModes(dataDir);
+  } catch (error) {
+    await client?.close().catch(() => {});
+    unlock();
+    throw error;
+  }
+  return {
+    kind: 'embedded',
+    db: drizzle({ client: new EmbeddedClient(client) as unknown as PGlite }) as unknown as Db,
+    async execScript(script) {
+      try {
+        await client.exec(script);
+      } catch (error) {
+        // A failed script may leave its transaction open on the only connection.
+        await client.exec('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    },
+    async ping() {
+      await client.query('select 1');
+    },
+    async listen(channel, listener) {
+      const unsubscribe = await client.listen(channel, (payload) => listener.onMessage(payload));
+      listener.onState(true);
+      return unsubscribe;
+    },
+    async dumpDataDir(compression = 'none') {
+      return client.dumpDataDir(compression);
+    },
+    async close() {
+      try {
+        if (!client.closed) await client.close();
+        // And of a few it rewrites while running (the relation cache's init files, 0644).
+        if (dataDir) restrictDataDirModes(dataDir);
+      } finally {
+        unlock();
+      }
+    },
+  };
+}
