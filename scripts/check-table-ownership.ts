@@ -54,7 +54,6 @@ const VIEWS: Record<string, { owner: string; migration: string }> = {
  */
 const PENDING: Record<string, string[]> = {
   'src/modules/applications/repo.ts': ['candidates', 'application_daily_counts', 'company_counts'],
-  'src/modules/job-listings/repo.ts': ['company_counts'],
   'src/modules/webhooks/repo.ts': ['events'],
 };
 const pendingSeen = new Set<string>();
