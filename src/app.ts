@@ -33,7 +33,7 @@ import { referenceDataRoutes, referenceDataSchemas } from './modules/reference-d
 import { jobListingRoutes } from './modules/job-listings/routes.ts';
 import { jobListingSchemas } from './modules/job-listings/schemas.ts';
 import { candidateRoutes, candidateSchemas } from './modules/candidates/routes.ts';
-import { applicationRoutes, applicationSchemas } from './modules/applications/routes.ts';
+import { applicationRoutes, applicationSchemas, candidateProfileRoutes, candidateProfileSchemas } from './modules/applications/routes.ts';
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { eventRoutes, eventSchemas } from './modules/events/routes.ts';
@@ -60,6 +60,7 @@ const SHARED_SCHEMAS = [
   ...referenceDataSchemas,
   ...jobListingSchemas,
   ...candidateSchemas,
+  ...candidateProfileSchemas,
   ...eventSchemas,
   ...privacySchemas,
   ...applicationSchemas,
@@ -145,6 +146,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(referenceDataRoutes);
   await app.register(jobListingRoutes);
   await app.register(candidateRoutes);
+  await app.register(candidateProfileRoutes);
   await app.register(applicationRoutes);
   await app.register(analyticsRoutes);
   await app.register(webhookRoutes);

@@ -1,7 +1,7 @@
 // Entering candidates into a listing's pipeline: shared by a submitted application (one) and a
 // candidate import with jobListingId (up to 1,000), so both keep the same rules, history and events.
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/client.ts';
+import type { ServiceContext } from '../../shared/context.ts';
 import { ConflictError, ValidationError } from '../../shared/errors.ts';
 import { candidateSummariesByIds } from '../candidates/service.ts';
 import { lockJobListingStatus } from '../job-listings/service.ts';
@@ -12,15 +12,16 @@ import {
   insertStatusHistory,
   type ApplicationRow,
 } from './repo.ts';
-import { INITIAL_STAGE } from './stages.ts';
+import { funnelRank, INITIAL_STAGE } from './stages.ts';
 import { withCandidate } from './view.ts';
 
 /**
- * Only an ACTIVE listing accepts applications. Inside the caller's transaction the listing row
- * stays share-locked, so it cannot be closed between this check and the insert.
+ * Only an ACTIVE listing accepts applications. Called in the transaction that inserts (`tx` from
+ * withTransaction): the listing row stays share-locked, so it cannot be closed between this check
+ * and the insert.
  */
-export async function assertListingAcceptsApplications(tx: Db, companyId: string, jobListingId: string): Promise<void> {
-  const listing = await lockJobListingStatus(tx, companyId, jobListingId);
+export async function assertListingAcceptsApplications(tx: ServiceContext, companyId: string, jobListingId: string): Promise<void> {
+  const listing = await lockJobListingStatus(tx.db, companyId, jobListingId);
   // Another company's listing reads exactly like a missing one.
   if (!listing) throw ValidationError.field('jobListingId', 'no job listing with this id');
   if (listing.status !== 'ACTIVE') {
@@ -50,7 +51,7 @@ export interface PipelineInput {
  * listing (assertListingAcceptsApplications) in the same transaction.
  */
 export async function enterPipeline(
-  tx: Db,
+  tx: ServiceContext,
   input: PipelineInput,
   entries: PipelineEntry[],
 ): Promise<Map<string, { application: ApplicationRow; created: boolean }>> {
@@ -64,22 +65,23 @@ export async function enterPipeline(
     coverLetter: entry.coverLetter ?? null,
     appliedAt: input.now,
     updatedAt: input.now,
+    furthestStage: funnelRank(INITIAL_STAGE),
   }));
   // Inserted in candidate id order, the same in every transaction, so overlapping imports into one
   // listing take their locks on (listing, candidate) in one sequence and cannot deadlock.
   const inserted = await insertApplicationsIfAbsent(
-    tx,
+    tx.db,
     [...rows].sort((a, b) => (a.candidateId < b.candidateId ? -1 : a.candidateId > b.candidateId ? 1 : 0)),
   );
   const result = new Map(inserted.map((application) => [application.candidateId, { application, created: true }]));
 
   const already = entries.map((entry) => entry.candidateId).filter((id) => !result.has(id));
-  for (const application of await findApplicationsOfListing(tx, input.companyId, input.jobListingId, already)) {
+  for (const application of await findApplicationsOfListing(tx.db, input.companyId, input.jobListingId, already)) {
     result.set(application.candidateId, { application, created: false });
   }
 
   await insertStatusHistory(
-    tx,
+    tx.db,
     inserted.map((application) => ({
       id: randomUUID(),
       companyId: input.companyId,
@@ -91,9 +93,9 @@ export async function enterPipeline(
       changedAt: input.now,
     })),
   );
-  const candidates = await candidateSummariesByIds(tx, input.companyId, inserted.map((application) => application.candidateId));
+  const candidates = await candidateSummariesByIds(tx.db, input.companyId, inserted.map((application) => application.candidateId));
   for (const application of inserted) {
-    await recordEvent(tx, {
+    await recordEvent(tx.db, {
       companyId: input.companyId,
       type: 'application.created',
       data: { application: withCandidate(application, candidates) },
@@ -105,7 +107,7 @@ export async function enterPipeline(
 
 /** The import's form: answers candidateId -> { id, created }. */
 export async function addCandidatesToPipeline(
-  tx: Db,
+  tx: ServiceContext,
   input: PipelineInput & { candidateIds: string[] },
 ): Promise<Map<string, { id: string; created: boolean }>> {
   const entered = await enterPipeline(tx, input, input.candidateIds.map((candidateId) => ({ candidateId })));
