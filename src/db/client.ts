@@ -184,16 +184,6 @@ export function isTransientTransactionError(error: unknown): boolean {
   return false;
 }
 
-/** Runs a transaction, and once more if PostgreSQL aborted it as a deadlock or serialization failure. */
-export async function transactionWithOneRetry<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
-  try {
-    return await db.transaction(work);
-  } catch (error) {
-    if (!isTransientTransactionError(error)) throw error;
-    return db.transaction(work);
-  }
-}
-
 /** The PostgreSQL server of DATABASE_URL is unreachable or refuses the connection. */
 export class DatabaseConnectError extends Error {
   override name = 'DatabaseConnectError';
