@@ -1,5 +1,5 @@
-import { and, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { and, count, desc, eq, getTableColumns, gte, inArray, sql, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgColumn } from 'drizzle-orm/pg-core';
 import { queryStatement, type Db } from '../../db/client.ts';
 import { selectList } from '../../db/select-list.ts';
 import { applicationDayAtOffsetSql, keptCountSql } from '../../infra/kept-counts/read.ts';
@@ -20,16 +20,33 @@ export async function findApplication(db: Db, companyId: string, id: string): Pr
   return row;
 }
 
-/** The company's application, row-locked until the transaction ends: status moves serialize on it. */
+/** lockApplication's statement: $1 the company, $2 the application. */
+const LOCK_APPLICATION = `select ${selectList(applications)} from applications where company_id = $1 and id = $2 for update`;
+
+/**
+ * The company's application, row-locked until the transaction ends: status moves serialize on it.
+ * A fixed statement prepared once per connection (queryStatement), as is the move's: building them
+ * through the query builder at every move cost more than running them.
+ */
 export async function lockApplication(db: Db, companyId: string, id: string): Promise<ApplicationRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(applications)
-    .where(and(eq(applications.companyId, companyId), eq(applications.id, id)))
-    .limit(1)
-    .for('update');
+  const [row] = await queryStatement<ApplicationRow>(db, LOCK_APPLICATION, [companyId, id]);
   return row;
 }
+
+const HISTORY_COLUMNS = Object.entries(getTableColumns(applicationStatusHistory)) as Array<[keyof StatusHistoryRow, PgColumn]>;
+
+/**
+ * moveApplication's statement: $1 the company, $2 the application, $3 the new stage, $4 the time,
+ * $5 the stage's funnel rank, then the history row's columns in their order in tables.ts. A
+ * data-modifying WITH runs to completion whether or not the statement reads it.
+ */
+const MOVE_APPLICATION = `with moved as (
+    update applications set status = $3, updated_at = $4::timestamptz, furthest_stage = greatest(furthest_stage, $5::smallint)
+    where company_id = $1 and id = $2
+    returning id
+  )
+  insert into application_status_history (${HISTORY_COLUMNS.map(([, column]) => column.name).join(', ')})
+  values (${HISTORY_COLUMNS.map((_, index) => `$${index + 6}`).join(', ')})`;
 
 /**
  * A status move of a row the caller holds locked (lockApplication), in one statement: the row
@@ -39,15 +56,11 @@ export async function lockApplication(db: Db, companyId: string, id: string): Pr
  */
 export async function moveApplication(db: Db, current: ApplicationRow, history: StatusHistoryRow): Promise<ApplicationRow> {
   const rank = funnelRank(history.toStatus);
-  const moved = db.$with('moved').as(
-    db
-      .update(applications)
-      .set({ status: history.toStatus, updatedAt: history.changedAt, furthestStage: sql`greatest(${applications.furthestStage}, ${rank}::smallint)` })
-      .where(and(eq(applications.companyId, current.companyId), eq(applications.id, current.id)))
-      .returning({ id: applications.id }),
-  );
-  // A data-modifying WITH runs to completion whether or not the statement reads it.
-  await db.with(moved).insert(applicationStatusHistory).values(history);
+  const columns = HISTORY_COLUMNS.map(([key]) => {
+    const value = history[key];
+    return value instanceof Date ? value.toISOString() : value;
+  });
+  await queryStatement(db, MOVE_APPLICATION, [current.companyId, current.id, history.toStatus, history.changedAt.toISOString(), rank, ...columns]);
   return { ...current, status: history.toStatus, updatedAt: history.changedAt, furthestStage: Math.max(current.furthestStage, rank) };
 }
 
