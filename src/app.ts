@@ -31,7 +31,7 @@ import { referenceDataRoutes, referenceDataSchemas } from './modules/reference-d
 import { jobListingRoutes, listingReviewRoutes } from './modules/job-listings/routes.ts';
 import { jobListingSchemas } from './modules/job-listings/schemas.ts';
 import { candidateRoutes, candidateSchemas } from './modules/candidates/routes.ts';
-import { applicationRoutes, applicationSchemas } from './modules/applications/routes.ts';
+import { applicationRoutes, applicationSchemas, candidateProfileRoutes, candidateProfileSchemas } from './modules/applications/routes.ts';
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { eventRoutes, eventSchemas } from './modules/events/routes.ts';
@@ -56,6 +56,7 @@ const SHARED_SCHEMAS = [
   ...referenceDataSchemas,
   ...jobListingSchemas,
   ...candidateSchemas,
+  ...candidateProfileSchemas,
   ...eventSchemas,
   ...privacySchemas,
   ...applicationSchemas,
@@ -141,6 +142,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(referenceDataRoutes);
   await app.register(jobListingRoutes);
   await app.register(candidateRoutes);
+  await app.register(candidateProfileRoutes);
   await app.register(applicationRoutes);
   await app.register(analyticsRoutes);
   await app.register(webhookRoutes);

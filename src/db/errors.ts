@@ -1,6 +1,5 @@
 // The database's errors as the app tells them apart: unreachable at start, busy (503), and
 // transient (a transaction worth running again). Lost connections: src/db/connection-errors.ts.
-import type { Db } from './driver.ts';
 
 /** The PostgreSQL server of DATABASE_URL is unreachable or refuses the connection. */
 export class DatabaseConnectError extends Error {
@@ -34,14 +33,4 @@ export function isTransientTransactionError(error: unknown): boolean {
     if (e.code === '40P01' || e.code === '40001') return true;
   }
   return false;
-}
-
-/** Runs a transaction, and once more if PostgreSQL aborted it as a deadlock or serialization failure. */
-export async function transactionWithOneRetry<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
-  try {
-    return await db.transaction(work);
-  } catch (error) {
-    if (!isTransientTransactionError(error)) throw error;
-    return db.transaction(work);
-  }
 }

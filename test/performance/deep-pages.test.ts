@@ -5,8 +5,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
+import { FUNNEL_STAGES } from '../../src/modules/applications/stages.ts';
 import { seedBulk } from '../../src/tooling/demo/seed-bulk.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
+
+/** A history row's funnel rank (stages.ts funnelRank) in SQL, to recompute the furthest stage from the history. */
+const FUNNEL_RANK = sql.raw(`case h.to_status ${FUNNEL_STAGES.map((stage, rank) => `when '${stage}' then ${rank}`).join(' ')} end`);
 
 let t: TestApp;
 let tenant: Tenant;
@@ -62,7 +66,7 @@ it('the seed leaves kept figures equal to a recomputation', async () => {
   const furthest = await queryRows(
     t.database.db,
     sql`select count(*)::int as n from applications a where a.company_id = ${tenant.companyId} and a.furthest_stage <>
-          (select max(funnel_rank(h.to_status)) from application_status_history h where h.application_id = a.id)`,
+          (select max(${FUNNEL_RANK}) from application_status_history h where h.application_id = a.id)`,
   );
   expect(furthest).toEqual([{ n: 0 }]);
   const hires = await queryRows(

@@ -22,6 +22,9 @@ import { DAY_MS } from '../helpers/clock.ts';
 import { applicant } from '../helpers/factories.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 
+/** A history row's funnel rank (stages.ts funnelRank) in SQL, to recompute the furthest stage from the history. */
+const FUNNEL_RANK = sql.raw(`case h.to_status ${FUNNEL_STAGES.map((stage, rank) => `when '${stage}' then ${rank}`).join(' ')} end`);
+
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
 type Op =
@@ -193,7 +196,7 @@ async function expectKeptEqualsRecomputed(t: TestApp, tenant: Tenant): Promise<v
     db,
     sql`select day::text, status, f, count(*)::int as n from (
           select (a.applied_at at time zone 'UTC')::date as day, a.status,
-                 coalesce((select max(funnel_rank(h.to_status)) from application_status_history h where h.application_id = a.id), -1)::int as f
+                 coalesce((select max(${FUNNEL_RANK}) from application_status_history h where h.application_id = a.id), -1)::int as f
           from applications a where a.company_id = ${companyId}
         ) x group by 1, 2, 3 order by 1, 2, 3`,
   );

@@ -135,3 +135,21 @@ export async function keptTimeToHire(
   );
   return { hires: row.hires, medianDays: row.median_days === null ? null : Number(row.median_days) };
 }
+
+/**
+ * Where the company's applications (in these statuses), newest first, reach `offset`: a query of
+ * one row (`day`: the UTC day of submission the offset falls in; `before`: how many applications
+ * of later days come first), none past the end. From the kept per-day counts, so a deep list page
+ * enters its index at that day instead of walking the offset. A fragment for the page's statement
+ * (one snapshot with the rows it finds).
+ */
+export function applicationDayAtOffsetSql(companyId: string, statuses: readonly string[] | undefined, offset: number): SQL {
+  const only = statuses && statuses.length > 0 ? sql`and status = any(${sql.param(statuses)}::text[])` : sql``;
+  return sql`select day, before from (
+      select day, n, sum(n) over (order by day desc) - n as before from (
+        select day, sum(n) as n from application_daily_counts where company_id = ${companyId} ${only}
+        group by day having sum(n) <> 0
+      ) days
+    ) c
+    where before <= ${offset}::bigint and before + n > ${offset}::bigint`;
+}

@@ -30,26 +30,3 @@ export async function recordEvent<T extends DomainEventType>(
   await tx.insert(events).values(row);
   return row;
 }
-
-/**
- * The same outbox write as part of one fixed statement (queryStatement), for a service that writes
- * its change and its event in one round trip: an `INSERT INTO events ... SELECT ... FROM <source>`
- * to put in a data-modifying CTE, so the event is written only if `source` (the change's RETURNING)
- * has a row, and commits or rolls back with the change (one statement is atomic on its own). Its
- * parameters are numbered from `n`; eventInsertValues gives them for one event. The text is the
- * same for every event, so the statement around it can be built once.
- */
-export function eventInsertText(source: string, n: number): string {
-  return `INSERT INTO events (id, company_id, type, data, occurred_at)
-      SELECT $${n}::uuid, $${n + 1}::uuid, $${n + 2}, $${n + 3}::jsonb, $${n + 4}::timestamptz FROM ${source}`;
-}
-
-/** The parameters of eventInsertText for one new event (its id made here). */
-export function eventInsertValues<T extends DomainEventType>(event: {
-  companyId: string;
-  type: T;
-  data: EventCatalogue[T];
-  occurredAt: Date;
-}): unknown[] {
-  return [randomUUID(), event.companyId, event.type, JSON.stringify(event.data), event.occurredAt.toISOString()];
-}

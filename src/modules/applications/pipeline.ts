@@ -1,9 +1,8 @@
 // Entering candidates into a listing's pipeline: shared by a submitted application (one) and a
 // candidate import with jobListingId (up to 1,000), so both keep the same rules, history and events.
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/client.ts';
-import { ConflictError, ValidationError } from '../../shared/errors.ts';
 import type { ServiceContext } from '../../shared/context.ts';
+import { ConflictError, ValidationError } from '../../shared/errors.ts';
 import { candidateSummaries } from '../candidates/service.ts';
 import { lockJobListingStatus } from '../job-listings/service.ts';
 import { recordEvent } from '../../infra/outbox/record-event.ts';
@@ -13,12 +12,13 @@ import {
   insertStatusHistory,
   type ApplicationRow,
 } from './repo.ts';
-import { INITIAL_STAGE } from './stages.ts';
+import { funnelRank, INITIAL_STAGE } from './stages.ts';
 import { withCandidate } from './view.ts';
 
 /**
- * Only an ACTIVE listing accepts applications. Inside the caller's transaction the listing row
- * stays share-locked, so it cannot be closed between this check and the insert.
+ * Only an ACTIVE listing accepts applications. Called in the transaction that inserts (`tx` from
+ * withTransaction): the listing row stays share-locked, so it cannot be closed between this check
+ * and the insert.
  */
 export async function assertListingAcceptsApplications(ctx: ServiceContext, companyId: string, jobListingId: string): Promise<void> {
   const listing = await lockJobListingStatus(ctx, companyId, jobListingId);
@@ -51,7 +51,7 @@ export interface PipelineInput {
  * listing (assertListingAcceptsApplications) in the same transaction.
  */
 export async function enterPipeline(
-  tx: Db,
+  tx: ServiceContext,
   input: PipelineInput,
   entries: PipelineEntry[],
 ): Promise<Map<string, { application: ApplicationRow; created: boolean }>> {
@@ -65,22 +65,23 @@ export async function enterPipeline(
     coverLetter: entry.coverLetter ?? null,
     appliedAt: input.now,
     updatedAt: input.now,
+    furthestStage: funnelRank(INITIAL_STAGE),
   }));
   // Inserted in candidate id order, the same in every transaction, so overlapping imports into one
   // listing take their locks on (listing, candidate) in one sequence and cannot deadlock.
   const inserted = await insertApplicationsIfAbsent(
-    tx,
+    tx.db,
     [...rows].sort((a, b) => (a.candidateId < b.candidateId ? -1 : a.candidateId > b.candidateId ? 1 : 0)),
   );
   const result = new Map(inserted.map((application) => [application.candidateId, { application, created: true }]));
 
   const already = entries.map((entry) => entry.candidateId).filter((id) => !result.has(id));
-  for (const application of await findApplicationsOfListing(tx, input.companyId, input.jobListingId, already)) {
+  for (const application of await findApplicationsOfListing(tx.db, input.companyId, input.jobListingId, already)) {
     result.set(application.candidateId, { application, created: false });
   }
 
   await insertStatusHistory(
-    tx,
+    tx.db,
     inserted.map((application) => ({
       id: randomUUID(),
       companyId: input.companyId,
@@ -92,9 +93,9 @@ export async function enterPipeline(
       changedAt: input.now,
     })),
   );
-  const candidates = await candidateSummaries({ db: tx }, input.companyId, inserted.map((application) => application.candidateId));
+  const candidates = await candidateSummaries(tx, input.companyId, inserted.map((application) => application.candidateId));
   for (const application of inserted) {
-    await recordEvent(tx, {
+    await recordEvent(tx.db, {
       companyId: input.companyId,
       type: 'application.created',
       data: { application: withCandidate(application, candidates) },
@@ -106,7 +107,7 @@ export async function enterPipeline(
 
 /** The import's form: answers candidateId -> { id, created }. */
 export async function addCandidatesToPipeline(
-  tx: Db,
+  tx: ServiceContext,
   input: PipelineInput & { candidateIds: string[] },
 ): Promise<Map<string, { id: string; created: boolean }>> {
   const entered = await enterPipeline(tx, input, input.candidateIds.map((candidateId) => ({ candidateId })));

@@ -6,16 +6,21 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LanguageOptions } from '../job-listings/service.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { PageQuery, Paginated } from '../../http/pagination.ts';
+import { ImportCandidatesBody, ImportResult, MAX_IMPORT_ROWS } from '../candidates/schemas.ts';
 import {
   ApplicationIdParams,
   ApplicationListQuery,
   applicationSchemas,
+  CandidateApplication,
+  CandidateProfile,
   SubmitApplicationBody,
   UpdateStatusBody,
 } from './schemas.ts';
 import {
   getApplication,
   getApplicationHistory,
+  getCandidateProfile,
+  importCandidates,
   listApplications,
   submitApplication,
   updateApplicationStatus,
@@ -23,6 +28,7 @@ import {
 } from './service.ts';
 
 const tags = ['Applications'];
+const candidateTags = ['Candidates'];
 const read = { auth: { scope: 'applications:read' as const } };
 const write = { auth: { scope: 'applications:write' as const } };
 
@@ -125,4 +131,51 @@ export async function applicationRoutes(app: AppInstance): Promise<void> {
   );
 }
 
+/**
+ * The candidate routes that answer with the pipeline: a candidate's profile with their
+ * applications, and the import (which may enter every candidate into a listing's pipeline). Served
+ * here, so the applications module depends on the candidates module and not the reverse; the paths
+ * and their OpenAPI stay the candidates' (tag Candidates, registered right after candidateRoutes).
+ */
+export async function candidateProfileRoutes(app: AppInstance): Promise<void> {
+  app.get(
+    '/public/v1/candidates/:id',
+    {
+      config: { auth: { scope: 'candidates:read' } },
+      schema: {
+        tags: candidateTags,
+        operationId: 'getCandidate',
+        summary: 'Get a candidate profile',
+        description: "The full profile with a summary of the candidate's applications.",
+        params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
+        response: { 200: { ...Type.Ref('CandidateProfile'), headers: { ETag: { type: 'string', description: 'Version of this representation (changes whenever the answer would)' } } }, ...errorResponses([404, 422]) },
+      },
+    },
+    async (request, reply) => {
+      const profile = await getCandidateProfile(app.ctx, principalOf(request).companyId, request.params.id);
+      reply.header('ETag', entityTag(profile));
+      return profile;
+    },
+  );
+
+  app.post(
+    '/public/v1/candidates/import',
+    {
+      config: { auth: { scope: 'candidates:write' } },
+      schema: {
+        tags: candidateTags,
+        operationId: 'importCandidates',
+        summary: 'Import candidates',
+        description: `Up to ${MAX_IMPORT_ROWS} candidates a request, upserted by email (without letter case): a new email creates a candidate (source IMPORTED, event candidate.created), a known one updates it (given fields replace the stored ones; optional fields left out keep theirs). All or nothing: one invalid row answers 422 with details naming it (e.g. \`candidates[3].email\`) and nothing is written; a repeated email within the request is invalid too. With \`jobListingId\` (an ACTIVE listing, else 409) every candidate also enters that listing's pipeline with source IMPORTED, unless already in it (event application.created for each new application). Answers one result per row, in request order.`,
+        body: ImportCandidatesBody,
+        response: { 200: Type.Ref('CandidateImportResult'), ...errorResponses([400, 409, 413, 422]) },
+      },
+    },
+    async (request) => importCandidates(app.ctx, principalOf(request), request.body),
+  );
+}
+
 export { applicationSchemas };
+
+/** In this order in the OpenAPI components, right after the candidates module's (candidateSchemas). */
+export const candidateProfileSchemas = [CandidateApplication, CandidateProfile, ImportResult];

@@ -15,32 +15,28 @@ import {
 } from '../candidates/service.ts';
 import type { ImportCandidatesBody } from '../candidates/schemas.ts';
 import { getJobListing, type JobListingView, type LanguageOptions } from '../job-listings/service.ts';
-import { eventInsertValues, recordEvent } from '../../infra/outbox/record-event.ts';
+import { recordEvent } from '../../infra/outbox/record-event.ts';
 import { addCandidatesToPipeline, assertListingAcceptsApplications, enterPipeline } from './pipeline.ts';
 import {
   findApplication,
-  findApplicationVersion,
-  insertStatusHistory,
   listApplications as listApplicationRows,
   clearPersonalTexts,
   listApplicationsOfCandidate,
   listHistoryOfApplications,
   listStatusHistory,
   lockApplication,
-  moveApplicationIfVersion,
-  updateApplicationStatus as moveApplicationRow,
+  moveApplication,
+  type ApplicationRow,
 } from './repo.ts';
 import type { ApplicationListQuery, SubmitApplicationBody, UpdateStatusBody } from './schemas.ts';
 import { decideMove, type ApplicationStage } from './stages.ts';
 import {
-  toApplicationSummaryView,
   toStatusChangeView,
   withCandidate,
   type ApplicationSummaryView,
   type StatusChangeView,
 } from './view.ts';
-import { transactionWithOneRetry, type Db } from '../../db/client.ts';
-import type { ApplicationRow, ApplicationWithCandidateRow } from './repo.ts';
+import { isTransientTransactionError, type Db } from '../../db/client.ts';
 
 export type ApplicationView = ApplicationSummaryView & { jobListing: JobListingView };
 
@@ -67,12 +63,9 @@ export async function getApplication(
   return { application: { ...summary, jobListing: listing }, language };
 }
 
-/**
- * Applications with their candidates embedded: read with the page when it brought them, else one
- * query for the candidates of the page.
- */
-async function summaries(db: Db, companyId: string, rows: Array<ApplicationRow | ApplicationWithCandidateRow>): Promise<ApplicationSummaryView[]> {
-  if (rows.every((row) => 'candidate' in row)) return rows.map((row) => toApplicationSummaryView(row, row.candidate));
+/** Applications with their candidates embedded: the candidates read from their module, in one query. */
+async function summaries(db: Db, companyId: string, rows: ApplicationRow[]): Promise<ApplicationSummaryView[]> {
+  if (rows.length === 0) return [];
   const candidates = await candidateSummaries({ db }, companyId, rows.map((row) => row.candidateId));
   return rows.map((row) => withCandidate(row, candidates));
 }
@@ -111,10 +104,9 @@ export async function submitApplication(
   const { companyId } = principal;
   const now = ctx.clock.now();
   const source = body.source ?? 'EXTERNAL';
-  const id = await withTransaction(ctx, async (txCtx) => {
-    const tx = txCtx.db;
-    await assertListingAcceptsApplications(txCtx, companyId, body.jobListingId);
-    const { candidate } = await findOrCreateCandidate(txCtx, companyId, body.candidate, source, now);
+  const id = await withTransaction(ctx, async (tx) => {
+    await assertListingAcceptsApplications(tx, companyId, body.jobListingId);
+    const { candidate } = await findOrCreateCandidate(tx, companyId, body.candidate, source, now);
     const entered = await enterPipeline(
       tx,
       { companyId, jobListingId: body.jobListingId, source, apiKeyId: principal.apiKeyId, now },
@@ -131,19 +123,16 @@ export async function submitApplication(
   return getApplication(ctx, companyId, id, options);
 }
 
-/** Optimistic tries (read, then a conditional one-statement write) before taking the row lock. */
-const OPTIMISTIC_MOVES = 3;
-
 /**
  * Moves an application to any stage. Of two concurrent moves guarded by the same expectedStatus
  * exactly one succeeds and the other gets 409. The same stage again is a 200 that changes nothing
  * and emits nothing.
  *
- * A move is decided on a plain read and written by one statement, conditional on the row still
- * being the version read (the move, its history row and its outbox event together): two round
- * trips and no transaction to hold open. A move that lost a race reads again; after a few lost
- * races the move takes the row lock instead. Either way the time is read after the row version the
- * move is written over, so the history's order is the order the moves happened in.
+ * One transaction: the row is locked, the move decided on what the lock read (decideMove), then
+ * the row, its history row (moveApplication, one statement) and the outbox event are written. The
+ * time is read after the lock, so a move that waited for another is stamped after it: the
+ * history's order is the order the moves happened in. The embedded listing does not change with
+ * the move: it is presented meanwhile, on another connection.
  */
 export async function updateApplicationStatus(
   ctx: ServiceContext,
@@ -154,42 +143,29 @@ export async function updateApplicationStatus(
 ): Promise<PresentedApplication> {
   const { companyId } = principal;
   let listing: Promise<{ listing: JobListingView; language: string }> | undefined;
-  for (let attempt = 0; attempt < OPTIMISTIC_MOVES; attempt++) {
-    // The application and its candidate (for the event and the answer) in one statement.
-    const found = await findApplicationVersion(ctx.db, companyId, id);
-    if (!found) throw new NotFoundError('Application');
-    const summary = found.candidate;
-    if (!summary) throw new Error(`application ${id} has no candidate ${found.row.candidateId}`);
-    const candidates = new Map([[summary.id, summary]]);
-    const decision = decideMove(found.row.status as ApplicationStage, body.status, body.expectedStatus);
+  const application = await withTransaction(ctx, async (tx) => {
+    const current = await lockApplication(tx.db, companyId, id);
+    if (!current) throw new NotFoundError('Application');
+    const now = ctx.clock.now();
+    const decision = decideMove(current.status as ApplicationStage, body.status, body.expectedStatus);
     if (decision.kind === 'conflict') throw staleStatus(decision.current, body.expectedStatus!);
-    // The embedded listing does not change with the move: presented while the move is written.
-    if (!listing) {
-      listing = getJobListing(ctx, companyId, found.row.jobListingId, options.acceptLanguage);
-      listing.catch(() => {}); // awaited below; a move that gives up here must not leave it unhandled
-    }
-    let row = found.row;
-    if (decision.kind === 'move') {
-      const now = ctx.clock.now();
-      row = { ...found.row, status: decision.to, updatedAt: now };
-      const reason = body.reason ?? null;
-      const event = {
-        companyId,
-        type: 'application.status_changed' as const,
-        data: { application: withCandidate(row, candidates), previousStatus: decision.from, newStatus: decision.to, reason },
-        occurredAt: now,
-      };
-      const moved = await moveApplicationIfVersion(ctx.db, {
-        version: found.version,
-        history: historyRow(principal, id, decision.from, decision.to, reason, now),
-        eventValues: eventInsertValues(event),
-      });
-      if (!moved) continue;
-    }
-    const presented = await listing;
-    return { application: { ...withCandidate(row, candidates), jobListing: presented.listing }, language: presented.language };
-  }
-  return moveUnderLock(ctx, principal, id, body, options);
+    listing = getJobListing(ctx, companyId, current.jobListingId, options.acceptLanguage);
+    listing.catch(() => {}); // awaited below; a move that fails meanwhile must not leave it unhandled
+    if (decision.kind === 'unchanged') return (await summaries(tx.db, companyId, [current]))[0];
+
+    const reason = body.reason ?? null;
+    const moved = await moveApplication(tx.db, current, historyRow(principal, id, decision.from, decision.to, reason, now));
+    const [application] = await summaries(tx.db, companyId, [moved]);
+    await recordEvent(tx.db, {
+      companyId,
+      type: 'application.status_changed',
+      data: { application, previousStatus: decision.from, newStatus: decision.to, reason },
+      occurredAt: now,
+    });
+    return application;
+  });
+  const presented = await listing!;
+  return { application: { ...application, jobListing: presented.listing }, language: presented.language };
 }
 
 function historyRow(principal: Principal, applicationId: string, from: ApplicationStage, to: ApplicationStage, reason: string | null, now: Date) {
@@ -203,46 +179,6 @@ function historyRow(principal: Principal, applicationId: string, from: Applicati
     apiKeyId: principal.apiKeyId,
     changedAt: now,
   };
-}
-
-/** The move with the row locked for its transaction: for an application many movers race on. */
-async function moveUnderLock(
-  ctx: ServiceContext,
-  principal: Principal,
-  id: string,
-  body: UpdateStatusBody,
-  options: LanguageOptions,
-): Promise<PresentedApplication> {
-  const { companyId } = principal;
-  await ctx.db.transaction(async (tx) => {
-    const current = await lockApplication(tx, companyId, id);
-    if (!current) throw new NotFoundError('Application');
-    // Read after the lock: a move that waited for another is stamped after it, so the
-    // history's order is the order the moves happened in.
-    const now = ctx.clock.now();
-    const decision = decideMove(current.status as ApplicationStage, body.status, body.expectedStatus);
-    if (decision.kind === 'conflict') throw staleStatus(decision.current, body.expectedStatus!);
-    if (decision.kind === 'unchanged') return;
-
-    const moved = await moveApplicationRow(tx, id, decision.from, decision.to, now);
-    // Cannot happen under the row lock; kept so the invariant holds even without it.
-    if (!moved) throw new ConflictError('The application was moved concurrently; read it again');
-    const reason = body.reason ?? null;
-    await insertStatusHistory(tx, [historyRow(principal, id, decision.from, decision.to, reason, now)]);
-    const [application] = await summaries(tx, companyId, [moved]);
-    await recordEvent(tx, {
-      companyId,
-      type: 'application.status_changed',
-      data: {
-        application,
-        previousStatus: decision.from,
-        newStatus: decision.to,
-        reason,
-      },
-      occurredAt: now,
-    });
-  });
-  return getApplication(ctx, companyId, id, options);
 }
 
 function staleStatus(current: ApplicationStage, expected: ApplicationStage): ConflictError {
@@ -296,9 +232,9 @@ export async function getCandidateProfile(ctx: ServiceContext, companyId: string
   };
 }
 
-/** Erasure, in the caller's transaction: cover letters and move reasons of the candidate's applications go; answers their ids. */
-export async function erasePipelineTexts(tx: Db, companyId: string, candidateId: string, now: Date): Promise<string[]> {
-  return clearPersonalTexts(tx, companyId, candidateId, now);
+/** Erasure, in the caller's transaction (or one of its own): cover letters and move reasons of the candidate's applications go; answers their ids. */
+export async function erasePipelineTexts(ctx: ServiceContext, companyId: string, candidateId: string, now: Date): Promise<string[]> {
+  return withTransaction(ctx, (tx) => clearPersonalTexts(tx.db, companyId, candidateId, now));
 }
 
 export interface PipelineExport {
@@ -313,10 +249,10 @@ export interface PipelineExport {
 }
 
 /** Everything the pipeline stores about a candidate: their applications with texts and full history. */
-export async function exportPipelineOf(db: Db, companyId: string, candidateId: string): Promise<PipelineExport[]> {
-  const rows = await listApplicationsOfCandidate(db, companyId, candidateId);
+export async function exportPipelineOf(ctx: ServiceContext, companyId: string, candidateId: string): Promise<PipelineExport[]> {
+  const rows = await listApplicationsOfCandidate(ctx.db, companyId, candidateId);
   const history = await listHistoryOfApplications(
-    db,
+    ctx.db,
     companyId,
     rows.map((row) => row.id),
   );
@@ -366,10 +302,10 @@ export async function importCandidates(
 
   // Rows are written in a fixed order (see upsertCandidates and enterPipeline), so overlapping
   // imports should not deadlock; if PostgreSQL still aborts one (deadlock or serialization
-  // failure), it runs once more.
-  return transactionWithOneRetry(ctx.db, async (tx) => {
-    if (body.jobListingId) await assertListingAcceptsApplications({ ...ctx, db: tx, inTransaction: true }, companyId, body.jobListingId);
-    const imported = await importCandidateRows({ ...ctx, db: tx, inTransaction: true }, companyId, body.candidates, now);
+  // failure), it runs once more (unless it is the caller's transaction, which PostgreSQL aborted).
+  const run = () => withTransaction(ctx, async (tx) => {
+    if (body.jobListingId) await assertListingAcceptsApplications(tx, companyId, body.jobListingId);
+    const imported = await importCandidateRows(tx, companyId, body.candidates, now);
     const pipeline = body.jobListingId
       ? await addCandidatesToPipeline(tx, {
           companyId,
@@ -400,4 +336,10 @@ export async function importCandidates(
       results,
     };
   });
+  try {
+    return await run();
+  } catch (error) {
+    if (ctx.inTransaction || !isTransientTransactionError(error)) throw error;
+    return run();
+  }
 }

@@ -8,6 +8,11 @@ export type ApplicationStage = (typeof APPLICATION_STAGES)[number];
 /** The forward path of the funnel; REJECTED and WITHDRAWN leave it and have no rank. */
 export const FUNNEL_STAGES = ['ACTIVE', 'IN_REVIEW', 'INTERVIEW', 'OFFER', 'HIRED'] as const satisfies readonly ApplicationStage[];
 
+/** A stage's place on the funnel (0 ACTIVE .. 4 HIRED), -1 off it: an application's furthest_stage is the highest it entered. */
+export function funnelRank(stage: string): number {
+  return (FUNNEL_STAGES as readonly string[]).indexOf(stage);
+}
+
 /** Where an application came from. EXTERNAL is the default of a submitted application. */
 export const APPLICATION_SOURCES = CANDIDATE_SOURCES;
 export type ApplicationSource = (typeof APPLICATION_SOURCES)[number];

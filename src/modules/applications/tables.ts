@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const applications = pgTable('applications', {
   id: uuid('id').primaryKey(),
@@ -10,6 +10,8 @@ export const applications = pgTable('applications', {
   coverLetter: text('cover_letter'),
   appliedAt: timestamp('applied_at', { withTimezone: true }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  /** The furthest funnel stage the application ever entered (stages.ts funnelRank; -1 none), read by the kept daily counts. */
+  furthestStage: smallint('furthest_stage').notNull(),
 });
 
 export const applicationStatusHistory = pgTable('application_status_history', {

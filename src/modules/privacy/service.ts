@@ -20,18 +20,17 @@ import { personOf, scrubStored, scrubValue } from './anonymize.ts';
  */
 export async function eraseCandidate(ctx: ServiceContext, companyId: string, id: string): Promise<void> {
   const now = ctx.clock.now();
-  await withTransaction(ctx, async (txCtx) => {
-    const tx = txCtx.db;
-    const original = await eraseCandidateRecord(txCtx, companyId, id, now);
+  await withTransaction(ctx, async (tx) => {
+    const original = await eraseCandidateRecord(tx, companyId, id, now);
     const applicationIds = await erasePipelineTexts(tx, companyId, id, now);
     const person = personOf(original, applicationIds, anonymizedCandidateFields(id));
     const mentions = [id, ...applicationIds];
-    for (const event of await findEventsMentioning(tx, companyId, mentions)) {
-      await replaceEventData(tx, event.id, scrubValue(event.data, person));
+    for (const event of await findEventsMentioning(tx.db, companyId, mentions)) {
+      await replaceEventData(tx.db, event.id, scrubValue(event.data, person));
     }
-    await scrubDeliveriesMentioning(tx, companyId, mentions, (text) => scrubStored(text, person));
-    await scrubStoredResponses(tx, ctx.secrets, companyId, [...mentions, ...person.needles], (text) => scrubStored(text, person));
-    await recordEvent(tx, { companyId, type: 'candidate.erased', data: { candidateId: id, applicationIds }, occurredAt: now });
+    await scrubDeliveriesMentioning(tx.db, companyId, mentions, (text) => scrubStored(text, person));
+    await scrubStoredResponses(tx.db, ctx.secrets, companyId, [...mentions, ...person.needles], (text) => scrubStored(text, person));
+    await recordEvent(tx.db, { companyId, type: 'candidate.erased', data: { candidateId: id, applicationIds }, occurredAt: now });
   });
 }
 
@@ -46,7 +45,7 @@ export interface CandidateExport {
 /** Everything stored about the candidate, as one JSON document. */
 export async function exportCandidate(ctx: ServiceContext, companyId: string, id: string): Promise<CandidateExport> {
   const candidate = await getCandidate(ctx, companyId, id);
-  const applications = await exportPipelineOf(ctx.db, companyId, id);
+  const applications = await exportPipelineOf(ctx, companyId, id);
   const mentions = [id, ...applications.map((application) => application.id)];
   const events = await findEventsMentioning(ctx.db, companyId, mentions);
   return {
