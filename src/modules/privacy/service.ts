@@ -2,7 +2,7 @@
 // candidate. The candidate row, their applications' texts, the stored events that carried them, the
 // webhook delivery log and stored idempotent answers are each owned elsewhere; this module only
 // composes those owners' functions, in one transaction for an erasure.
-import type { ServiceContext } from '../../shared/context.ts';
+import { withTransaction, type ServiceContext } from '../../shared/context.ts';
 import { recordEvent } from '../../infra/outbox/record-event.ts';
 import { findEventsMentioning, replaceEventData } from '../../infra/outbox/repo.ts';
 import { scrubStoredResponses } from '../../infra/idempotency/repo.ts';
@@ -20,7 +20,8 @@ import { personOf, scrubStored, scrubValue } from './anonymize.ts';
  */
 export async function eraseCandidate(ctx: ServiceContext, companyId: string, id: string): Promise<void> {
   const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
+  await withTransaction(ctx, async (txCtx) => {
+    const tx = txCtx.db;
     const original = await eraseCandidateRecord(tx, companyId, id, now);
     const applicationIds = await erasePipelineTexts(tx, companyId, id, now);
     const person = personOf(original, applicationIds, anonymizedCandidateFields(id));
@@ -28,7 +29,7 @@ export async function eraseCandidate(ctx: ServiceContext, companyId: string, id:
     for (const event of await findEventsMentioning(tx, companyId, mentions)) {
       await replaceEventData(tx, event.id, scrubValue(event.data, person));
     }
-    await scrubDeliveriesMentioning(tx, companyId, mentions, (text) => scrubStored(text, person));
+    await scrubDeliveriesMentioning(txCtx, companyId, mentions, (text) => scrubStored(text, person));
     await scrubStoredResponses(tx, ctx.secrets, companyId, [...mentions, ...person.needles], (text) => scrubStored(text, person));
     await recordEvent(tx, { companyId, type: 'candidate.erased', data: { candidateId: id, applicationIds }, occurredAt: now });
   });
@@ -53,6 +54,6 @@ export async function exportCandidate(ctx: ServiceContext, companyId: string, id
     candidate,
     applications,
     events: events.map((event) => ({ id: event.id, type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data })),
-    webhookDeliveries: await exportDeliveriesMentioning(ctx.db, companyId, mentions),
+    webhookDeliveries: await exportDeliveriesMentioning(ctx, companyId, mentions),
   };
 }
