@@ -4,11 +4,11 @@
 import tseslint from 'typescript-eslint';
 
 const ONLY_THROUGH_SERVICE =
-  "A module is used by others only through its service.ts and its pure files: its repo.ts and tables.ts are its own (docs/decisions.md, 'Module boundaries').";
+  "A module is used by others only through its service.ts and its pure files: its repo.ts (or repo/ folder) and tables.ts are its own (docs/decisions.md, 'Module boundaries').";
 
 /** Another module's (or an infrastructure folder's) SQL: never imported across a folder boundary. */
 const foreignData = {
-  group: ['../*/repo.ts', '../*/tables.ts', '**/modules/*/repo.ts', '**/modules/*/tables.ts', '**/infra/*/tables.ts'],
+  group: ['../*/repo.ts', '../*/repo/**', '../*/tables.ts', '**/modules/*/repo.ts', '**/modules/*/repo/**', '**/modules/*/tables.ts', '**/infra/*/tables.ts'],
   message: ONLY_THROUGH_SERVICE,
 };
 const noHttp = {
