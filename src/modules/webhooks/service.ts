@@ -178,7 +178,7 @@ function assertMayReceive(caller: WebhookCaller, events: readonly string[]): voi
 
 /**
  * The delivery as the caller may see it: the body sent and the receiver's answers only with the
- * event's read scope. `circuitOpenUntil`: the subscription's circuit (delivery-worker.ts): while it
+ * event's read scope. `circuitOpenUntil`: the subscription's circuit (worker/circuit-breaker.ts): while it
  * is open, a pending delivery waits for it whatever its own retry time, and the log says so.
  */
 function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[], caller: WebhookCaller, circuitOpenUntil: Date | null): DeliveryView {
