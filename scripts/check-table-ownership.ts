@@ -47,16 +47,6 @@ const VIEWS: Record<string, { owner: string; migration: string }> = {
   candidate_summaries: { owner: 'modules/candidates', migration: '0030_candidate_summaries_view.sql' },
 };
 
-/**
- * Violations found on main when this check was written, each being removed by the work on its
- * module (issue 27). Temporary: an entry that no longer matches fails the check too, so it is
- * deleted as its fix lands; once empty, delete this list.
- */
-const PENDING: Record<string, string[]> = {
-  'src/modules/webhooks/repo.ts': ['events'],
-};
-const pendingSeen = new Set<string>();
-
 const SQL_NAMING = /\b(?:from|join|into|update|table|truncate|lock)\s+(?:only\s+)?(?:"?public"?\.)?"?([a-z_][a-z0-9_]*)"?/gi;
 
 const problems: string[] = [];
@@ -144,10 +134,6 @@ for (const file of sourceFiles(SRC)) {
     for (const [, name] of text.matchAll(SQL_NAMING)) {
       const table = name.toLowerCase();
       if (VIEWS[table] || !owner.has(table) || owner.get(table) === folder) continue;
-      if (PENDING[path]?.includes(table)) {
-        pendingSeen.add(`${path}:${table}`);
-        continue;
-      }
       problems.push(`${path}:${line}: ${who} names ${owner.get(table)}'s table ${table} in SQL`);
     }
   }
@@ -172,12 +158,6 @@ for (const file of sourceFiles(SRC)) {
         if (objects.has(imported)) problems.push(`${path}:${line}: ${who} imports ${targetFolder}'s table object ${imported}`);
       }
     }
-  }
-}
-
-for (const [path, tables] of Object.entries(PENDING)) {
-  for (const table of tables) {
-    if (!pendingSeen.has(`${path}:${table}`)) problems.push(`${path} no longer names ${table}: delete that entry from PENDING`);
   }
 }
 

@@ -459,6 +459,12 @@ describe('leases', () => {
       const [delivery] = await deliveriesOf(tenant, sub.id);
       expect(delivery.status).toBe('DELIVERED');
       expect(delivery.attempts.map((a) => a.statusCode)).toEqual([200, 500]);
+      // Nor count a failure against the subscription: the new holder's success stands there too.
+      const [subscription] = await queryRows<{ consecutive_failures: number; failing_since: unknown }>(
+        t.ctx.db,
+        sql`SELECT consecutive_failures, failing_since FROM webhook_subscriptions WHERE id = ${sub.id}`,
+      );
+      expect(subscription).toEqual({ consecutive_failures: 0, failing_since: null });
     } finally {
       t.clock.advance(-31_000);
     }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { runWebhookWorkerOnce } from '../../src/modules/webhooks/delivery-worker.ts';
 import { scrubDeliveriesMentioning } from '../../src/modules/webhooks/service.ts';
+import { withTransaction } from '../../src/shared/context.ts';
 import { createWebhookTransport, type WebhookTransport } from '../../src/modules/webhooks/transport.ts';
 import { makeListing } from '../helpers/factories.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
@@ -171,8 +172,8 @@ describe('an answer that arrives after the erasure keeps no body', () => {
     let rewritten!: () => void;
     const bodyRewritten = new Promise<void>((resolve) => (rewritten = resolve));
     // The erasure's rewrite of the delivery log, its transaction held open.
-    const erasure = t.ctx.db.transaction(async (tx) => {
-      await scrubDeliveriesMentioning(tx, tenant.companyId, [person.email], (text) => text.replaceAll(person.email, '[erased]'));
+    const erasure = withTransaction(t.ctx, async (ctx) => {
+      await scrubDeliveriesMentioning(ctx, tenant.companyId, [person.email], (text) => text.replaceAll(person.email, '[erased]'));
       rewritten();
       await new Promise<void>((resolve) => (commit = resolve));
     });

@@ -1,7 +1,8 @@
 // The outbox's reading side: for webhook delivery's fan-out (events not yet fanned out, marking
-// them done, setting aside one whose fan-out failed) and for the event feed. (Writing is record-event.ts, inside each
-// service's transaction.)
-import { and, asc, count, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+// them done, setting aside one whose fan-out failed, the backlog for /metrics), for the event feed
+// and for a person's data. Other modules reach the `events` table only through these functions
+// (writing is record-event.ts, inside each service's transaction).
+import { and, asc, count, eq, gte, inArray, isNull, lte, min, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
@@ -39,6 +40,15 @@ export async function markEventDispatchFailed(tx: Db, id: string, retryAt: (fail
   const failures = row?.failures ?? 1;
   await tx.update(events).set({ dispatchRetryAt: retryAt(failures) }).where(eq(events.id, id));
   return failures;
+}
+
+/** Events not yet fanned out: how many, and the oldest's time (null when none), for /metrics. */
+export async function countUndispatchedEvents(db: Db): Promise<{ events: number; oldestEvent: Date | null }> {
+  const [row] = await db
+    .select({ events: count(), oldestEvent: min(events.occurredAt) })
+    .from(events)
+    .where(isNull(events.dispatchedAt));
+  return { events: row?.events ?? 0, oldestEvent: row?.oldestEvent ?? null };
 }
 
 // ---- the event feed (GET /public/v1/events) -----------------------------------------------------

@@ -28,7 +28,7 @@ export async function eraseCandidate(ctx: ServiceContext, companyId: string, id:
     for (const event of await findEventsMentioning(tx.db, companyId, mentions)) {
       await replaceEventData(tx.db, event.id, scrubValue(event.data, person));
     }
-    await scrubDeliveriesMentioning(tx.db, companyId, mentions, (text) => scrubStored(text, person));
+    await scrubDeliveriesMentioning(tx, companyId, mentions, (text) => scrubStored(text, person));
     await scrubStoredResponses(tx.db, ctx.secrets, companyId, [...mentions, ...person.needles], (text) => scrubStored(text, person));
     await recordEvent(tx.db, { companyId, type: 'candidate.erased', data: { candidateId: id, applicationIds }, occurredAt: now });
   });
@@ -53,6 +53,6 @@ export async function exportCandidate(ctx: ServiceContext, companyId: string, id
     candidate,
     applications,
     events: events.map((event) => ({ id: event.id, type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data })),
-    webhookDeliveries: await exportDeliveriesMentioning(ctx.db, companyId, mentions),
+    webhookDeliveries: await exportDeliveriesMentioning(ctx, companyId, mentions),
   };
 }

@@ -3,35 +3,37 @@
 import { randomUUID } from 'node:crypto';
 import { endPage, NEWEST_FIRST, startPage, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/errors.ts';
-import type { Principal, ServiceContext } from '../../shared/context.ts';
-import type { Db } from '../../db/client.ts';
+import { withTransaction, type Principal, type ServiceContext } from '../../shared/context.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import type { Backlog } from '../../shared/metrics.ts';
 import { isWebhookEventType, readScopeOfEvent } from './events.ts';
 import {
   deleteSubscription,
-  findDelivery,
   findSubscription,
+  insertSubscriptionWithinCap,
+  listStoredSecrets,
+  listSubscriptions,
+  replaceStoredSecrets,
+  rotateSubscriptionSecret,
+  updateSubscription,
+  type SubscriptionRow,
+} from './repo/subscriptions.ts';
+import {
+  countPendingDeliveries,
+  deleteFinishedDeliveriesBefore,
+  findDelivery,
   insertAttempt,
   insertDelivery,
-  insertSubscriptionWithinCap,
   listAttempts,
+  listDeliveries,
   listDeliveriesMentioning,
+  requeueDelivery,
   setAttemptResponseBody,
   setDeliveryPayload,
-  listDeliveries,
-  listSubscriptions,
-  requeueDelivery,
-  rotateSubscriptionSecret,
-  listStoredSecrets,
-  replaceStoredSecrets,
-  updateSubscription,
-  countBacklog,
-  deleteFinishedDeliveriesBefore,
   type AttemptRow,
   type DeliveryRow,
-  type SubscriptionRow,
-} from './repo.ts';
+} from './repo/delivery-log.ts';
+import { countUndispatchedEvents } from '../../infra/outbox/repo.ts';
 import type { DeliveryStatus } from './retry-schedule.ts';
 import { generateSecret, signedHeaders, signingSecrets, webhookBody } from './signature.ts';
 import { attemptError, FAILURE_DESCRIPTIONS, type WebhookTransport } from './transport.ts';
@@ -176,7 +178,7 @@ function assertMayReceive(caller: WebhookCaller, events: readonly string[]): voi
 
 /**
  * The delivery as the caller may see it: the body sent and the receiver's answers only with the
- * event's read scope. `circuitOpenUntil`: the subscription's circuit (delivery-worker.ts): while it
+ * event's read scope. `circuitOpenUntil`: the subscription's circuit (worker/circuit-breaker.ts): while it
  * is open, a pending delivery waits for it whatever its own retry time, and the log says so.
  */
 function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[], caller: WebhookCaller, circuitOpenUntil: Date | null): DeliveryView {
@@ -352,7 +354,7 @@ export async function sendTestPing(
   const result = await transport.send(subscription.url, headers, payload);
   const delivered = result.kind === 'response' && result.statusCode >= 200 && result.statusCode < 300;
   const deliveryId = randomUUID();
-  await ctx.db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ db: tx }) => {
     await insertDelivery(tx, {
       id: deliveryId,
       companyId,
@@ -434,14 +436,14 @@ export async function redeliver(
 
 /** The delivery backlog for /metrics: events not yet fanned out and deliveries not yet done, with the age of the oldest. */
 export async function webhookBacklog(ctx: ServiceContext): Promise<Backlog> {
-  const backlog = await countBacklog(ctx.db);
+  const [outbox, deliveries] = await Promise.all([countUndispatchedEvents(ctx.db), countPendingDeliveries(ctx.db)]);
   const now = ctx.clock.now().getTime();
   const age = (at: Date | null) => (at === null ? 0 : Math.max(0, (now - at.getTime()) / 1000));
   return {
-    outboxEvents: backlog.events,
-    outboxOldestSeconds: age(backlog.oldestEvent),
-    pendingDeliveries: backlog.pending,
-    pendingOldestSeconds: age(backlog.oldestPending),
+    outboxEvents: outbox.events,
+    outboxOldestSeconds: age(outbox.oldestEvent),
+    pendingDeliveries: deliveries.pending,
+    pendingOldestSeconds: age(deliveries.oldestPending),
   };
 }
 
@@ -453,24 +455,32 @@ export async function pruneFinishedDeliveries(ctx: ServiceContext, before: Date,
 // ---- erasure and export of a person's data (docs/decisions.md, "Personal data") -----------------
 
 /**
- * Rewrites, in the caller's transaction, the delivery log entries whose body names any of `ids`:
- * the stored body that was (or will be) sent, and what receivers answered, through `scrub`.
+ * Rewrites the delivery log entries whose body names any of `ids`: the stored body that was (or will
+ * be) sent, and what receivers answered, through `scrub`. In the caller's transaction when `ctx` is
+ * inside one (an erasure rewrites everything that names the person at once).
  */
-export async function scrubDeliveriesMentioning(tx: Db, companyId: string, ids: string[], scrub: (text: string) => string): Promise<void> {
-  const deliveries = await listDeliveriesMentioning(tx, companyId, ids);
-  for (const delivery of deliveries) {
-    const payload = scrub(delivery.payload);
-    if (payload !== delivery.payload) await setDeliveryPayload(tx, delivery.id, payload);
-  }
-  const attempts = await listAttempts(
-    tx,
-    deliveries.map((delivery) => delivery.id),
-  );
-  for (const attempt of attempts) {
-    if (attempt.responseBody === null) continue;
-    const body = scrub(attempt.responseBody);
-    if (body !== attempt.responseBody) await setAttemptResponseBody(tx, attempt.id, body);
-  }
+export async function scrubDeliveriesMentioning(
+  ctx: ServiceContext,
+  companyId: string,
+  ids: string[],
+  scrub: (text: string) => string,
+): Promise<void> {
+  await withTransaction(ctx, async ({ db }) => {
+    const deliveries = await listDeliveriesMentioning(db, companyId, ids);
+    for (const delivery of deliveries) {
+      const payload = scrub(delivery.payload);
+      if (payload !== delivery.payload) await setDeliveryPayload(db, delivery.id, payload);
+    }
+    const attempts = await listAttempts(
+      db,
+      deliveries.map((delivery) => delivery.id),
+    );
+    for (const attempt of attempts) {
+      if (attempt.responseBody === null) continue;
+      const body = scrub(attempt.responseBody);
+      if (body !== attempt.responseBody) await setAttemptResponseBody(db, attempt.id, body);
+    }
+  });
 }
 
 export interface DeliveryExport {
@@ -484,8 +494,8 @@ export interface DeliveryExport {
 }
 
 /** The delivery log entries whose body names any of `ids` (the bodies are the events themselves). */
-export async function exportDeliveriesMentioning(db: Db, companyId: string, ids: string[]): Promise<DeliveryExport[]> {
-  const deliveries = await listDeliveriesMentioning(db, companyId, ids);
+export async function exportDeliveriesMentioning(ctx: ServiceContext, companyId: string, ids: string[]): Promise<DeliveryExport[]> {
+  const deliveries = await listDeliveriesMentioning(ctx.db, companyId, ids);
   return deliveries.map((delivery) => ({
     id: delivery.id,
     subscriptionId: delivery.subscriptionId,
