@@ -7,7 +7,7 @@ import { isDatabaseBusy } from '../db/client.ts';
 import { isDatabaseConnectionLost } from '../db/connection-errors.ts';
 import { DomainError, type ErrorCode } from '../shared/errors.ts';
 import { errorBody, errorResponses, type ApiErrorCode } from './error-envelope.ts';
-import { detailsFromAjv } from './validation.ts';
+import { detailsFromAjv, withBodyChecks } from './validation.ts';
 
 const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
   400: 'BAD_REQUEST',
@@ -73,13 +73,15 @@ export function registerErrorHandling(
   app: FastifyInstance,
   options: { notFound?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined } = {},
 ): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (error instanceof DomainError) {
       const status = STATUS_BY_ERROR_CODE[error.code];
       return reply.status(status).send(errorBody(status, error.code, error.message, request.url, error.details));
     }
     if (error.validation) {
-      const details = detailsFromAjv(error.validation as never, error.validationContext);
+      let details = detailsFromAjv(error.validation as never, error.validationContext);
+      const checks = request.routeOptions.config.bodyChecks;
+      if (checks && error.validationContext === 'body') details = await withBodyChecks(details, request.body, checks);
       return reply
         .status(422)
         .send(errorBody(422, 'VALIDATION_ERROR', 'Request validation failed', request.url, details));

@@ -182,3 +182,36 @@ export function detailsFromAjv(errors: ErrorObject[], prefix?: string): ErrorDet
   }
   return [...byField.values()];
 }
+
+/**
+ * A route's checks beyond its body schema (references, currency, salary range, URL rules), as the
+ * service runs them. When the schema fails they still run, on the fields that passed it, so one
+ * 422 names every failing field and a client fixes its request in one round trip.
+ */
+export type BodyChecks = (body: Record<string, unknown>) => Promise<ErrorDetail[]>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    bodyChecks?: BodyChecks;
+  }
+}
+
+/** "jobListingTags[0].tagId" -> "jobListingTags" */
+function topField(field: string): string {
+  return field.split(/[.[]/, 1)[0] ?? field;
+}
+
+/**
+ * The schema's details, then the body checks' for the fields the schema did not refuse (a field
+ * refused in any part is left out whole: its value is not what the checks expect). One entry per
+ * field, the schema's first.
+ */
+export async function withBodyChecks(schemaDetails: ErrorDetail[], body: unknown, checks: BodyChecks): Promise<ErrorDetail[]> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return schemaDetails;
+  const refused = new Set(schemaDetails.map((detail) => topField(detail.field)));
+  if (refused.has('(root)')) return schemaDetails;
+  const passed = Object.fromEntries(Object.entries(body).filter(([name]) => !refused.has(name)));
+  const named = new Set(schemaDetails.map((detail) => detail.field));
+  const more = (await checks(passed)).filter((detail) => !named.has(detail.field) && !refused.has(topField(detail.field)));
+  return [...schemaDetails, ...more];
+}

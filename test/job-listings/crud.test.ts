@@ -187,6 +187,28 @@ describe('POST /public/v1/job-listings', () => {
     expect(fieldsOf(res)).toEqual([field]);
   });
 
+  it('names every failing field in one 422, the schema\'s and the later checks\' alike (create and update)', async () => {
+    const tenant = await t.tenant();
+    const bad = {
+      positionType: 'FREELANCE', // enum: the schema
+      startDate: '2031-02-30', // a date that does not exist: the schema's date rule
+      currency: 'XAU', // not a currency: checked after the schema
+      sectorId: MISSING_ID, // no such sector: checked after the schema
+      salaryBase: 100,
+      salaryMax: 99, // below salaryBase: checked after the schema
+    };
+    const created = await j.call('POST', '/public/v1/job-listings', tenant.headers, { ...MINIMAL, ...bad });
+    expectError(created, 422, 'VALIDATION_ERROR');
+    expect(fieldsOf(created)).toEqual(['currency', 'positionType', 'salaryMax', 'sectorId', 'startDate']);
+    // The schema's details come first, one entry per field.
+    expect(created.json().details.slice(0, 2).map((d: { field: string }) => d.field).sort()).toEqual(['positionType', 'startDate']);
+
+    const listing = await j.call('POST', '/public/v1/job-listings', tenant.headers, MINIMAL);
+    const updated = await j.call('PATCH', `/public/v1/job-listings/${listing.json().id}`, tenant.headers, bad);
+    expectError(updated, 422, 'VALIDATION_ERROR');
+    expect(fieldsOf(updated)).toEqual(['currency', 'positionType', 'salaryMax', 'sectorId', 'startDate']);
+  });
+
   it('accepts a currency in lower case and stores the ISO form', async () => {
     const { headers } = await t.tenant();
     expect((await j.create(headers, { ...MINIMAL, currency: 'chf' })).currency).toBe('CHF');

@@ -79,6 +79,17 @@ describe('creating a subscription', () => {
     expect(unknownEvent.json().details[0].message).toMatch(/application\.created/);
   });
 
+  it('names the URL and the events in one 422 when both are wrong (create and update)', async () => {
+    const tenant = await t.tenant();
+    const created = await call(tenant, 'POST', '/public/v1/webhooks', { url: 'not a url', events: [] });
+    expect(created.statusCode).toBe(422);
+    expect(created.json().details.map((d: { field: string }) => d.field)).toEqual(['events', 'url']);
+    const { id } = await create(tenant);
+    const updated = await call(tenant, 'PATCH', `/public/v1/webhooks/${id}`, { url: 'not a url', events: ['application.exploded'] });
+    expect(updated.statusCode).toBe(422);
+    expect(updated.json().details.map((d: { field: string }) => d.field)).toEqual(['events[0]', 'url']);
+  });
+
   it('answers 400 on malformed JSON', async () => {
     const tenant = await t.tenant();
     const res = await t.app.inject({

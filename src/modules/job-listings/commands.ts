@@ -37,6 +37,20 @@ async function answer(ctx: ServiceContext, companyId: string, id: string, dueAt:
   return presentJobListing(ctx, await reload(ctx, companyId, id), options);
 }
 
+/**
+ * What create and update refuse beyond the schema (language, references, currency, salary range),
+ * for the fields of a body that passed the schema: the route answers them with the schema's own.
+ */
+export async function jobListingFieldProblems(
+  ctx: ServiceContext,
+  input: Partial<CreateJobListingInput> | UpdateJobListingInput,
+): Promise<ErrorDetail[]> {
+  const details: ErrorDetail[] = [];
+  if ('language' in input) validateLanguage(input.language, details);
+  await validateFields(ctx.db, input as UpdateJobListingInput, undefined, details);
+  return details;
+}
+
 export async function createJobListing(
   ctx: ServiceContext,
   companyId: string,

@@ -24,6 +24,7 @@ import {
   createJobListing,
   deleteJobListing,
   getJobListing,
+  jobListingFieldProblems,
   listingTag,
   listJobListings,
   listJobListingTranslations,
@@ -104,7 +105,7 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
   app.post(
     '/public/v1/job-listings',
     {
-      config: { auth: write },
+      config: { auth: write, bodyChecks: (body) => jobListingFieldProblems(ctx, body) },
       schema: {
         tags: [TAG],
         operationId: 'createJobListing',
@@ -154,7 +155,7 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
   app.patch(
     '/public/v1/job-listings/:id',
     {
-      config: { auth: write },
+      config: { auth: write, bodyChecks: (body) => jobListingFieldProblems(ctx, body) },
       schema: {
         tags: [TAG],
         operationId: 'updateJobListing',

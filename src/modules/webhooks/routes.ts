@@ -16,6 +16,7 @@ import {
   removeSubscription,
   rotateSecret,
   sendTestPing,
+  subscriptionFieldProblems,
   updateSubscriptionSettings,
 } from './service.ts';
 
@@ -47,11 +48,12 @@ const unreachable = {
 
 export async function webhookRoutes(app: AppInstance): Promise<void> {
   const transport = app.deps.webhookTransport;
+  const bodyChecks = (body: Record<string, unknown>) => subscriptionFieldProblems(transport, body);
 
   app.post(
     '/public/v1/webhooks',
     {
-      config: { auth },
+      config: { auth, bodyChecks },
       schema: {
         tags,
         operationId: 'createWebhookSubscription',
@@ -104,7 +106,7 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
   app.patch(
     '/public/v1/webhooks/:id',
     {
-      config: { auth },
+      config: { auth, bodyChecks },
       schema: {
         tags,
         operationId: 'updateWebhookSubscription',

@@ -2,7 +2,7 @@
 // (companyId, id), so another company's subscription answers 404 like one that does not exist.
 import { randomUUID } from 'node:crypto';
 import { endPage, NEWEST_FIRST, startPage, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
-import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/errors.ts';
+import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import { withTransaction, type Principal, type ServiceContext } from '../../shared/context.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import type { Backlog } from '../../shared/metrics.ts';
@@ -202,17 +202,33 @@ function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[], caller: Webhoo
   };
 }
 
+/** Known names only (the route schema checks too). */
+function eventProblems(events: string[]): ErrorDetail[] {
+  const details = events.flatMap((name, index) =>
+    isWebhookEventType(name) ? [] : [{ field: `events[${index}]`, message: `unknown event "${name}"` }],
+  );
+  if (events.length === 0) details.push({ field: 'events', message: 'at least one event is required' });
+  return details;
+}
+
+/** The problems with a subscription's url and events, both looked at: the route runs this on the fields that passed its schema. */
+export async function subscriptionFieldProblems(
+  transport: WebhookTransport,
+  input: { url?: unknown; events?: unknown },
+): Promise<ErrorDetail[]> {
+  const details = Array.isArray(input.events) ? eventProblems(input.events as string[]) : [];
+  const problem = typeof input.url === 'string' ? await transport.checkUrl(input.url) : null;
+  return problem ? [...details, { field: 'url', message: problem }] : details;
+}
+
 async function checkUrl(transport: WebhookTransport, url: string): Promise<void> {
   const problem = await transport.checkUrl(url);
   if (problem) throw ValidationError.field('url', problem);
 }
 
-/** Known names only (the route schema checks too); duplicates dropped, order kept. */
+/** Duplicates dropped, order kept. */
 function checkEvents(events: string[]): string[] {
-  const details = events.flatMap((name, index) =>
-    isWebhookEventType(name) ? [] : [{ field: `events[${index}]`, message: `unknown event "${name}"` }],
-  );
-  if (events.length === 0) details.push({ field: 'events', message: 'at least one event is required' });
+  const details = eventProblems(events);
   if (details.length > 0) throw new ValidationError(details);
   return [...new Set(events)];
 }
