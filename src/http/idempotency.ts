@@ -1,8 +1,8 @@
 // Idempotency-Key on every authenticated POST: a retried request (same key, same body) gets the
-// first answer again, with Idempotent-Replayed: true, for 24 hours. The same key with another
-// body is a client bug: 422. While the first request still runs: 409. Server faults (5xx) are
-// not kept, so the client's retry really runs again. Answers are stored sealed (they may carry a
-// secret shown once, or a person's data): see src/infra/idempotency/stored-response.ts.
+// first answer again, with Idempotent-Replayed: true, for 24 hours, a 422 included. The same key
+// with another body is a client bug: 422. While the first request still runs: 409. Server faults
+// (5xx) are not kept, so the client's retry really runs again. Answers are stored sealed (they
+// may carry a secret shown once, or a person's data): see src/infra/idempotency/stored-response.ts.
 //
 // A claim is a lease (IDEMPOTENCY_LEASE_SECONDS): a request that died mid-flight leaves its key
 // without an answer, and once the lease has run out a retry of the same request takes the key
@@ -130,8 +130,10 @@ export function registerIdempotency(app: FastifyInstance, ctx: ServiceContext, o
       // While a request with the same key is still running; the same key with another body: 422.
       response: { ...errorResponses([409, 422]), ...(schema.response as object) },
     };
-    const existing = route.preHandler ? [route.preHandler].flat() : [];
-    route.preHandler = [
+    // Before validation: a request the schema refuses (422) holds its key too, so its replay
+    // answers that 422 again, as every other first answer is replayed.
+    const existing = route.preValidation ? [route.preValidation].flat() : [];
+    route.preValidation = [
       async (request, reply) => {
         const key = request.headers['idempotency-key'];
         if (key === undefined || !request.principal) return;

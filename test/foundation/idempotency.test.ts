@@ -117,3 +117,25 @@ it('the scheduled sweep deletes keys past their 24-hour window and keeps the oth
   expect((await sweepRetention(t.ctx, t.config.retention)).idempotencyKeys).toBeGreaterThanOrEqual(1);
   expect(await keys()).toEqual(['new-key']);
 });
+
+it('keeps a 422 under its key: the schema\'s and the later checks\' alike, replayed with the first body', async () => {
+  const tenant = await t.tenant();
+  const url = '/public/v1/job-listings';
+  for (const [key, payload] of [
+    ['refused-by-schema', { ...listing, positionType: 'FREELANCE' }],
+    ['refused-after-schema', { ...listing, currency: 'XAU' }],
+  ] as const) {
+    const headers = { ...tenant.headers, 'idempotency-key': key };
+    const first = await t.app.inject({ method: 'POST', url, headers, payload });
+    expect(first.statusCode).toBe(422);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const again = await t.app.inject({ method: 'POST', url, headers, payload });
+    expect(again.statusCode, key).toBe(422);
+    expect(again.headers['idempotent-replayed'], key).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    // The key is taken: another body under it is refused as a different request.
+    const other = await t.app.inject({ method: 'POST', url, headers, payload: listing });
+    expect(other.json().details).toEqual([{ field: 'Idempotency-Key', message: expect.any(String) }]);
+  }
+  expect(await count(tenant.companyId)).toBe(0);
+});
