@@ -10,7 +10,9 @@ export interface paths {
         };
         /**
          * List sectors and sub-sectors
-         * @description Any valid API key.
+         * @description Every sector, top-level and sub. A sub-sector points to its parent through `subSectorId`; a top-level sector has null there. The example shows a parent and one of its sub-sectors.
+         *
+         *     Any valid API key.
          */
         get: operations["listSectors"];
         put?: never;
@@ -1105,12 +1107,24 @@ export interface components {
                 message: string;
             }[];
         };
+        /**
+         * @description A sector or a sub-sector. In the example, Software Development (a sub-sector) has subSectorId set to the id of Information Technology, its parent.
+         * @example {
+         *       "id": "0f624620-bb62-4edb-aef6-f63ca252c66c",
+         *       "name": "Software Development",
+         *       "description": "Design, coding, testing and delivery of software applications and platforms.",
+         *       "subSectorId": "701914c1-16ff-4c77-848c-3da0a416aa9c"
+         *     }
+         */
         Sector: {
             /** Format: uuid */
             id: string;
             name: string;
             description: string;
-            /** @description For a sub-sector, the id of the sector it belongs to; null for a top-level sector. Any sector id, top-level or sub, may be used as a job listing sectorId. */
+            /**
+             * @description Points up, to the parent: on a sub-sector, the id of the top-level sector it belongs to; null on a top-level sector. Despite the name (kept from the contract) it never holds the id of a sub-sector: a sector's sub-sectors are the sectors whose subSectorId is its id. Any sector id, top-level or sub, may be used as a job listing sectorId.
+             * @example 701914c1-16ff-4c77-848c-3da0a416aa9c
+             */
             subSectorId: string | null;
         };
         Tag: {
@@ -2119,10 +2133,16 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
-                     *         "name": "Engineering",
-                     *         "description": "Example text",
-                     *         "subSectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
+                     *         "id": "701914c1-16ff-4c77-848c-3da0a416aa9c",
+                     *         "name": "Information Technology",
+                     *         "description": "Companies and roles that design, build, run and support software, hardware and digital services.",
+                     *         "subSectorId": null
+                     *       },
+                     *       {
+                     *         "id": "0f624620-bb62-4edb-aef6-f63ca252c66c",
+                     *         "name": "Software Development",
+                     *         "description": "Design, coding, testing and delivery of software applications and platforms.",
+                     *         "subSectorId": "701914c1-16ff-4c77-848c-3da0a416aa9c"
                      *       }
                      *     ]
                      */

@@ -49,3 +49,21 @@ describe('OpenAPI document for job listings', () => {
     expect(get.parameters.some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'accept-language')).toBe(true);
   });
 });
+
+describe('OpenAPI document for sectors', () => {
+  it('says which way subSectorId points, with an example pair that is true of the served data', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const sector = doc.components.schemas.Sector;
+    expect(sector.properties.subSectorId.description).toMatch(/parent/);
+    const example = doc.paths['/public/v1/sectors'].get.responses['200'].content['application/json'].example as Array<{
+      id: string;
+      subSectorId: string | null;
+    }>;
+    const [parent, child] = example;
+    expect(parent.subSectorId).toBeNull();
+    expect(child.subSectorId).toBe(parent.id);
+    const { headers } = await t.tenant();
+    const served = (await t.app.inject({ method: 'GET', url: '/public/v1/sectors', headers })).json() as typeof example;
+    expect(served).toEqual(expect.arrayContaining(example.map((item) => expect.objectContaining(item))));
+  });
+});

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AppInstance } from '../../http/app-instance.ts';
-import { Enums, Sector, Tag } from './schemas.ts';
+import { Enums, Sector, SECTORS_EXAMPLE, Tag } from './schemas.ts';
 import { listEnums, listSectors, listTags } from './service.ts';
 
 export async function referenceDataRoutes(app: AppInstance): Promise<void> {
@@ -14,7 +14,10 @@ export async function referenceDataRoutes(app: AppInstance): Promise<void> {
         tags: ['Reference data'],
         operationId: 'listSectors',
         summary: 'List sectors and sub-sectors',
-        response: { 200: Type.Array(Type.Ref('Sector')) },
+        description:
+          'Every sector, top-level and sub. A sub-sector points to its parent through `subSectorId`; a top-level sector has ' +
+          'null there. The example shows a parent and one of its sub-sectors.',
+        response: { 200: Type.Array(Type.Ref('Sector'), { examples: [SECTORS_EXAMPLE] }) },
       },
     },
     async () => listSectors(app.ctx),
