@@ -1378,6 +1378,11 @@ export interface components {
             workPlaceType: "REMOTE" | "ON_SITE" | "HYBRID";
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last change to the listing, as on the full listing: what `updatedSince` compares
+             */
+            updatedAt: string;
         };
         /** @description The candidate summary embedded in an application */
         CandidateSummary: {
@@ -2632,7 +2637,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Only listings in these states; repeat the parameter for several (`?status=ACTIVE&status=CLOSED`). Without it every state but ARCHIVED is listed. */
                 status?: ("DRAFT" | "ACTIVE" | "UNDER_REVIEW" | "CLOSED" | "ARCHIVED")[];
-                /** @description Only listings changed at or after this ISO 8601 timestamp */
+                /** @description Only listings changed at or after this time (their `updatedAt`), then ordered by (updatedAt, id) ascending with a `resumeCursor` to continue from. A convenience, not an exact log: `updatedAt` is stamped when a change is made, not when it commits, so under concurrent writes a change that commits late can sort behind a `resumeCursor` already answered and be missed. For an exact sync follow the event feed (`GET /public/v1/events`), whose order is commit-safe, and fetch the resources its events name. */
                 updatedSince?: string;
                 /** @description Only listings whose position contains this text (case-insensitive, leading and trailing spaces ignored), as written or in any of its stored translations. `%` and `_` are plain characters. */
                 q?: string;
@@ -2669,7 +2674,8 @@ export interface operations {
                      *           },
                      *           "positionType": "FULL_TIME",
                      *           "workPlaceType": "REMOTE",
-                     *           "createdAt": "2026-03-02T09:30:00.000Z"
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -6637,7 +6643,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Full-text search over name, email, headline and skills. Every word must match, as a word or the start of one ("jav" finds "Java"); results are ordered by relevance. */
                 q?: string;
-                /** @description Only candidates changed at or after this time */
+                /** @description Only candidates changed at or after this time (their `updatedAt`), then ordered by (updatedAt, id) ascending with a `resumeCursor` to continue from. A convenience, not an exact log: `updatedAt` is stamped when a change is made, not when it commits, so under concurrent writes a change that commits late can sort behind a `resumeCursor` already answered and be missed. For an exact sync follow the event feed (`GET /public/v1/events`), whose order is commit-safe, and fetch the resources its events name. */
                 updatedSince?: string;
             };
             header?: never;
@@ -7708,7 +7714,7 @@ export interface operations {
                 status?: ("ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED" | "REJECTED" | "WITHDRAWN")[];
                 /** @description Only applications of this candidate (jobSeekerId) */
                 candidateId?: string;
-                /** @description Only applications changed at or after this time */
+                /** @description Only applications changed at or after this time (their `updatedAt`), then ordered by (updatedAt, id) ascending with a `resumeCursor` to continue from. A convenience, not an exact log: `updatedAt` is stamped when a change is made, not when it commits, so under concurrent writes a change that commits late can sort behind a `resumeCursor` already answered and be missed. For an exact sync follow the event feed (`GET /public/v1/events`), whose order is commit-safe, and fetch the resources its events name. */
                 updatedSince?: string;
             };
             header?: never;

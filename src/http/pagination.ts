@@ -26,6 +26,23 @@ export const PageQuery = {
   ),
 };
 
+/**
+ * A list's `updatedSince` filter. A convenience, not an exact log: `updatedAt` is stamped when the
+ * change is made, not when it commits (docs/decisions.md, "Delta sync").
+ */
+export function UpdatedSince(items: string) {
+  return Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description:
+        `Only ${items} changed at or after this time (their \`updatedAt\`), then ordered by (updatedAt, id) ascending with a \`resumeCursor\` to continue from. ` +
+        'A convenience, not an exact log: `updatedAt` is stamped when a change is made, not when it commits, so under concurrent writes a change that commits ' +
+        'late can sort behind a `resumeCursor` already answered and be missed. For an exact sync follow the event feed (`GET /public/v1/events`), whose order is ' +
+        'commit-safe, and fetch the resources its events name.',
+    }),
+  );
+}
+
 export const PaginationSchema = Type.Object({
   page: Type.Integer({ description: 'Current zero-based page index' }),
   size: Type.Integer({ description: 'Items requested per page' }),

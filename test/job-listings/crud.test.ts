@@ -269,13 +269,13 @@ describe('GET /public/v1/job-listings', () => {
 
   const list = (query = '', headers = tenant.headers) => j.call('GET', `/public/v1/job-listings${query}`, headers);
 
-  it('lists items with exactly the contract fields, newest first, without ARCHIVED', async () => {
+  it('lists items with exactly the contract fields and updatedAt, newest first, without ARCHIVED', async () => {
     const res = await list();
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.pagination).toEqual({ page: 0, size: 20, totalElements: 4, totalPages: 1, nextCursor: null });
     for (const item of body.data) {
-      expect(Object.keys(item).sort()).toEqual(['createdAt', 'id', 'position', 'positionType', 'status', 'workPlaceType']);
+      expect(Object.keys(item).sort()).toEqual(['createdAt', 'id', 'position', 'positionType', 'status', 'updatedAt', 'workPlaceType']);
       expect(Object.keys(item.position).sort()).toEqual(['translated', 'value']);
     }
     expect(body.data.map((item: { position: { value: string } }) => item.position.value)).toEqual([
@@ -291,6 +291,7 @@ describe('GET /public/v1/job-listings', () => {
       positionType: 'FULL_TIME',
       workPlaceType: 'REMOTE',
       createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
   });
 

@@ -38,7 +38,7 @@ describe('OpenAPI document for job listings', () => {
     const listing = doc.components.schemas.JobListing;
     expect(Object.keys(listing.properties)).toEqual(expect.arrayContaining(['position', 'hiringProcessSteps', 'expiresAt']));
     expect(Object.keys(doc.components.schemas.JobListingListItem.properties).sort()).toEqual(
-      ['createdAt', 'id', 'position', 'positionType', 'status', 'workPlaceType'],
+      ['createdAt', 'id', 'position', 'positionType', 'status', 'updatedAt', 'workPlaceType'],
     );
     const publish = doc.paths['/public/v1/job-listings/{id}/publish'].post;
     expect(publish.description).toMatch(/UNDER_REVIEW/);

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { PageQuery } from '../../http/pagination.ts';
+import { PageQuery, UpdatedSince } from '../../http/pagination.ts';
 import { candidateProperties } from '../candidates/schemas.ts';
 import { APPLICATION_SOURCES, APPLICATION_STAGES } from './stages.ts';
 
@@ -99,7 +99,7 @@ export const ApplicationListQuery = Type.Object(
       }),
     ),
     candidateId: Type.Optional(Type.String({ format: 'uuid', description: 'Only applications of this candidate (jobSeekerId)' })),
-    updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only applications changed at or after this time' })),
+    updatedSince: UpdatedSince('applications'),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { PageQuery } from '../../http/pagination.ts';
+import { PageQuery, UpdatedSince } from '../../http/pagination.ts';
 import { CANDIDATE_SOURCES } from './sources.ts';
 
 export const MAX_IMPORT_ROWS = 1000;
@@ -48,9 +48,7 @@ export const CandidateListQuery = Type.Object(
           'Full-text search over name, email, headline and skills. Every word must match, as a word or the start of one ("jav" finds "Java"); results are ordered by relevance.',
       }),
     ),
-    updatedSince: Type.Optional(
-      Type.String({ format: 'date-time', description: 'Only candidates changed at or after this time' }),
-    ),
+    updatedSince: UpdatedSince('candidates'),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,7 @@
 // Request and response schemas of the job listing endpoints. They validate, serialize and become
 // the OpenAPI document, so every field carries its documentation here.
 import { Type, type Static, type TSchema } from 'typebox';
-import { PageQuery } from '../../http/pagination.ts';
+import { PageQuery, UpdatedSince } from '../../http/pagination.ts';
 import { COUNTRY_CODES } from '../reference-data/countries.ts';
 import { JOB_LISTING_STATUSES, POSITION_TYPES, WORK_PLACE_TYPES } from '../reference-data/enums.ts';
 import {
@@ -155,6 +155,10 @@ export const JobListingListItem = Type.Object(
     positionType: Type.Enum(POSITION_TYPES),
     workPlaceType: Type.Enum(WORK_PLACE_TYPES),
     createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({
+      format: 'date-time',
+      description: 'Last change to the listing, as on the full listing: what `updatedSince` compares',
+    }),
   },
   { $id: 'JobListingListItem', title: 'JobListingListItem' },
 );
@@ -332,9 +336,7 @@ export const ListJobListingsQuery = Type.Object(
           'Only listings in these states; repeat the parameter for several (`?status=ACTIVE&status=CLOSED`). Without it every state but ARCHIVED is listed.',
       }),
     ),
-    updatedSince: Type.Optional(
-      Type.String({ format: 'date-time', description: 'Only listings changed at or after this ISO 8601 timestamp' }),
-    ),
+    updatedSince: UpdatedSince('listings'),
     q: Type.Optional(
       Type.String({
         minLength: 1,

@@ -200,7 +200,7 @@ export function toJobListingView(aggregate: JobListingAggregate, lookup?: Transl
 
 /** The list item: exactly the contract's six fields, position with only value and translated. */
 export function toJobListingListItem(
-  listing: Pick<JobListingRow, 'id' | 'status' | 'position' | 'positionType' | 'workPlaceType' | 'createdAt'>,
+  listing: Pick<JobListingRow, 'id' | 'status' | 'position' | 'positionType' | 'workPlaceType' | 'createdAt' | 'updatedAt'>,
   lookup?: TranslationLookup,
 ): JobListingListItemView {
   const translation = lookup?.get('position', listing.position);
@@ -211,5 +211,6 @@ export function toJobListingListItem(
     positionType: listing.positionType as JobListingListItemView['positionType'],
     workPlaceType: listing.workPlaceType as JobListingListItemView['workPlaceType'],
     createdAt: listing.createdAt.toISOString(),
+    updatedAt: listing.updatedAt.toISOString(),
   };
 }
