@@ -47,16 +47,6 @@ export async function keptCountsByStatus(db: Db, companyId: string, resource: Co
   );
 }
 
-/**
- * keptCount as a scalar subquery, for a module's fixed statement (queryStatement) that answers a
- * page and its total in one round trip: `company` is the parameter holding the company's id (e.g.
- * '$1'); `statusCondition`, if given, a condition on `status` (e.g. "status = any($4::text[])").
- */
-export function keptCountText(resource: CountedResource, company: string, statusCondition?: string): string {
-  return `(select coalesce(sum(n), 0)::int from company_counts
-    where company_id = ${company} and resource = '${resource}'${statusCondition ? ` and ${statusCondition}` : ''})`;
-}
-
 // --- the applications' kept aggregates (migration 0015), for the analytics overview --------------
 // application_daily_counts (deltas per company, UTC day of submission, status and furthest funnel
 // stage) and application_hires (one row per current hire), which triggers keep in the same

@@ -1,7 +1,8 @@
-import { and, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, fillPlaceholders, getTableColumns, inArray, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { queryRows, queryStatement, type Db } from '../../db/client.ts';
 import { CHANGED_SINCE, NEWEST_FIRST, type Ordering, type PagePosition } from '../../shared/pagination.ts';
-import { keptCountText } from '../../infra/kept-counts/read.ts';
+import { keptCountQuery } from '../../infra/kept-counts/read.ts';
 import { candidates, candidateSummariesView } from './tables.ts';
 
 /**
@@ -72,14 +73,13 @@ export async function insertCandidateIfAbsent(db: Db, row: CandidateRow): Promis
 }
 
 /**
- * The search text as a prefix query, from the text parameter `param`: the words of `q`, split by
- * the same parser that built the vector (so an email or "node.js" stays one token), each matching a
- * word or its start, all required. Built by casting a quoted literal, so no character of q is
- * tsquery syntax.
+ * The search text as a prefix query, from the text `q`: the words of `q`, split by the same parser
+ * that built the vector (so an email or "node.js" stays one token), each matching a word or its
+ * start, all required. Built by casting a quoted literal, so no character of q is tsquery syntax.
  */
-function prefixQuery(param: string): string {
-  return `(select string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || ''':*', ' & ')
-    from unnest(to_tsvector('simple'::regconfig, ${param}::text)))::tsquery`;
+function prefixQuery(q: Placeholder): SQL {
+  return sql`(select string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || ''':*', ' & ')
+    from unnest(to_tsvector('simple'::regconfig, ${q}::text)))::tsquery`;
 }
 
 export interface CandidateFilters {
@@ -88,9 +88,10 @@ export interface CandidateFilters {
 }
 
 /** candidateColumns as the select list of the table aliased `c`, each column named by its key. */
-const COLUMNS = Object.entries(candidateColumns)
-  .map(([key, column]) => `c.${column.name} as "${key}"`)
-  .join(', ');
+const COLUMNS = sql.join(
+  Object.entries(candidateColumns).map(([key, column]) => sql`c.${sql.identifier(column.name)} as ${sql.identifier(key)}`),
+  sql`, `,
+);
 
 /** With `q`: (rank, createdAt, id) descending, most relevant first. */
 export const BY_RELEVANCE: Ordering = { name: 'relevance', keys: ['real', 'timestamptz', 'uuid'], direction: 'desc' };
@@ -102,50 +103,66 @@ const ORDERINGS = [
   { ordering: CHANGED_SINCE, keys: ['updatedAt', 'id'] },
 ] as const satisfies ReadonlyArray<{ ordering: Ordering; keys: ReadonlyArray<keyof typeof candidateColumns | 'rank'> }>;
 
+/** The values a page statement binds by name when it runs (`after0`.. the cursor's keys). */
+interface PageValues {
+  companyId: string;
+  limit: number;
+  offset: number;
+  q: string | undefined;
+  updatedSince: string | undefined;
+  after0: unknown;
+  after1: unknown;
+  after2: unknown;
+}
+const value = (name: keyof PageValues) => sql.placeholder(name);
+
 /**
  * The candidates page, for every filter and ordering, as one statement: one round trip, one
  * snapshot, one fixed text per shape (which filters, ordering, cursor or not) that PostgreSQL
- * prepares once; the total comes as a row of its own, so a page past the end still has it.
- * Parameters: $1 company, $2 limit, $3 offset, then q, updatedSince and the cursor's keys, each
- * only when given.
+ * prepares once; the total comes as a row of its own, so a page past the end still has it. Built
+ * once per shape, its values bound by name when it runs.
  * - Unfiltered: the page read in index order, the total the kept count.
  * - Filtered (q, updatedSince): the matches found once, counted and ordered from the same set (by
  *   rank with q), then only the page's rows read in full.
  */
-function pageStatement(filters: { q: boolean; updatedSince: boolean }, sort: (typeof ORDERINGS)[number], after: boolean): string {
+function pageStatement(filters: { q: boolean; updatedSince: boolean }, sort: (typeof ORDERINGS)[number], after: boolean): { text: string; params: unknown[] } {
   const { ordering } = sort;
-  let parameter = 3;
-  const q = filters.q ? `$${++parameter}` : undefined;
-  const since = filters.updatedSince ? `$${++parameter}::timestamptz` : undefined;
+  const q = filters.q ? value('q') : undefined;
+  const since = filters.updatedSince ? sql`${value('updatedSince')}::timestamptz` : undefined;
   const keys = {
     columns: sort.keys.map((key) => (key === 'rank' ? key : candidateColumns[key].name)),
     names: sort.keys.map((key) => `"${key}"`),
   };
-  const cursor = ordering.keys.map((type) => `$${++parameter}::${type}`).join(', ');
+  const afterKeys = ['after0', 'after1', 'after2'] as const;
+  const cursor = sql.join(ordering.keys.map((type, i) => sql`${value(afterKeys[i])}::${sql.raw(type)}`), sql`, `);
   const op = ordering.direction === 'asc' ? '>' : '<';
-  const keyset = (prefix: string) => (after ? `and (${keys.columns.map((key) => prefix + key).join(', ')}) ${op} (${cursor})` : '');
-  const orderBy = (names: string[], prefix: string) => names.map((name) => `${prefix}${name} ${ordering.direction}`).join(', ');
+  const keyset = (prefix: string) =>
+    after ? sql`and (${sql.raw(keys.columns.map((key) => prefix + key).join(', '))}) ${sql.raw(op)} (${cursor})` : sql``;
+  const orderBy = (names: string[], prefix: string) => sql.raw(names.map((name) => `${prefix}${name} ${ordering.direction}`).join(', '));
+  const limit = sql`limit ${value('limit')} offset ${value('offset')}`;
 
-  if (!q && !since) {
-    return `select t.total, p.* from (select ${keptCountText('candidates', '$1')} as total) t
+  const query =
+    !q && !since
+      ? sql`select t.total, p.* from (select ${keptCountQuery(value('companyId'), 'candidates')} as total) t
       left join lateral (select ${COLUMNS}, 0::float8 as rank from candidates c
-        where c.company_id = $1 and c.erased_at is null ${keyset('c.')}
-        order by ${orderBy(keys.columns, 'c.')} limit $2 offset $3) p on true
-      order by ${orderBy(keys.names, 'p.')}`;
-  }
-  return `with matches as materialized (
-      select id, created_at, updated_at, ${q ? 'ts_rank(search_vector, q.query)' : '0::real'} as rank
-      from candidates${q ? `, (select ${prefixQuery(q)} as query) q` : ''}
-      where company_id = $1 and erased_at is null${since ? ` and updated_at >= ${since}` : ''}${q ? ' and search_vector @@ q.query' : ''}
+        where c.company_id = ${value('companyId')} and c.erased_at is null ${keyset('c.')}
+        order by ${orderBy(keys.columns, 'c.')} ${limit}) p on true
+      order by ${orderBy(keys.names, 'p.')}`
+      : sql`with matches as materialized (
+      select id, created_at, updated_at, ${q ? sql`ts_rank(search_vector, q.query)` : sql`0::real`} as rank
+      from candidates${q ? sql`, (select ${prefixQuery(q)} as query) q` : sql``}
+      where company_id = ${value('companyId')} and erased_at is null${since ? sql` and updated_at >= ${since}` : sql``}${q ? sql` and search_vector @@ q.query` : sql``}
     )
     select t.total, p.* from (select count(*)::int as total from matches) t
     left join lateral (
       select ${COLUMNS}, m.rank::float8 as rank from (
         select id, rank, created_at, updated_at from matches where true ${keyset('')}
-        order by ${orderBy(keys.columns, '')} limit $2 offset $3
+        order by ${orderBy(keys.columns, '')} ${limit}
       ) m join candidates c on c.id = m.id
     ) p on true
     order by ${orderBy(keys.names, 'p.')}`;
+  const { sql: text, params } = new PgDialect().sqlToQuery(query);
+  return { text, params };
 }
 
 /** Every shape's statement, by pageKey. */
@@ -179,13 +196,19 @@ export async function listCandidates(
   page: PagePosition,
 ): Promise<{ rows: Array<CandidateRow & { rank: number }>; total: number }> {
   const shape = { q: filters.q !== undefined, updatedSince: filters.updatedSince !== undefined };
-  const text = PAGE_STATEMENTS.get(pageKey(shape, page.ordering, page.after !== undefined));
-  if (text === undefined) throw new Error(`candidates: no page statement for the ordering ${page.ordering.name}`);
-  const values: unknown[] = [companyId, page.limit, page.offset];
-  if (filters.q !== undefined) values.push(filters.q);
-  if (filters.updatedSince) values.push(filters.updatedSince.toISOString());
-  if (page.after) values.push(...page.after);
-  const found = await queryStatement<PageRow | EmptyPage>(db, text, values, {
+  const statement = PAGE_STATEMENTS.get(pageKey(shape, page.ordering, page.after !== undefined));
+  if (statement === undefined) throw new Error(`candidates: no page statement for the ordering ${page.ordering.name}`);
+  const values: PageValues = {
+    companyId,
+    limit: page.limit,
+    offset: page.offset,
+    q: filters.q,
+    updatedSince: filters.updatedSince?.toISOString(),
+    after0: page.after?.[0],
+    after1: page.after?.[1],
+    after2: page.after?.[2],
+  };
+  const found = await queryStatement<PageRow | EmptyPage>(db, statement.text, fillPlaceholders(statement.params, { ...values }), {
     // Newest first and the search are planned once: the search's one index answers company and
     // words together (migration 0022), whatever either is. How many rows changed since a time
     // depends on the time: PostgreSQL plans those with their values.
