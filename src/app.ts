@@ -19,6 +19,7 @@ import {
   httpsOnlyPlugin,
   idempotencyPlugin,
   jsonBodyPlugin,
+  misroutedMethodsPlugin,
   openApiPlugin,
   paginationPlugin,
   rateLimitPlugin,
@@ -132,6 +133,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(paginationPlugin);
   if (deps.config.mode === 'production') await app.register(httpsOnlyPlugin);
   await app.register(authPlugin, { ctx, provider: identity.provider });
+  await app.register(misroutedMethodsPlugin);
   await app.register(rateLimitPlugin, { store: deps.rateLimitStore, limitPerMinute: config.rateLimitPerMinute, clock: deps.clock });
   await app.register(authFailureLimitPlugin, { store: deps.rateLimitStore, failuresPerMinute: config.authFailuresPerMinute, clock: deps.clock });
   await app.register(idempotencyPlugin, { ctx, fence: deps.idempotencyFence, leaseMs: config.idempotencyLeaseSeconds * 1000 });

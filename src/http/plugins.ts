@@ -28,7 +28,7 @@ import { registerPagination } from './pagination.ts';
 import { registerAuthFailureLimit, registerRateLimit } from './rate-limit.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { registerRequestId } from './request-id.ts';
-import { registerRequestShape } from './request-shape.ts';
+import { registerMisroutedMethods, registerRequestShape } from './request-shape.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 
 const FASTIFY = '5.x';
@@ -80,6 +80,14 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
   fastify: FASTIFY,
 });
 
+// Between authentication and the rate limit, so its 405 runs after the limit and before authentication.
+export const misroutedMethodsPlugin = fp(async (app: FastifyInstance) => registerMisroutedMethods(app), {
+  name: 'misrouted-methods',
+  fastify: FASTIFY,
+  dependencies: ['error-handling', 'auth'],
+  decorators: { fastify: ['knownPaths'] },
+});
+
 interface LimitOptions {
   store: RateLimitStore;
   clock: Clock;
@@ -90,8 +98,9 @@ export const rateLimitPlugin = fp(
   {
     name: 'rate-limit',
     fastify: FASTIFY,
-    // After auth, so its check runs ahead of authentication (see above).
-    dependencies: ['auth'],
+    // After auth, so its check runs ahead of authentication (see above), and after the 405 check
+    // on templates, so a 405 there counts and carries the limit's headers.
+    dependencies: ['auth', 'misrouted-methods'],
   },
 );
 
