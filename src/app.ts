@@ -13,6 +13,7 @@ import {
   accessLogPlugin,
   authFailureLimitPlugin,
   authPlugin,
+  conditionalGetPlugin,
   deprecationPlugin,
   drainPlugin,
   errorHandlingPlugin,
@@ -130,6 +131,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(jsonBodyPlugin);
   await app.register(errorHandlingPlugin);
   await app.register(deprecationPlugin);
+  await app.register(conditionalGetPlugin);
   await app.register(paginationPlugin);
   if (deps.config.mode === 'production') await app.register(httpsOnlyPlugin);
   await app.register(authPlugin, { ctx, provider: identity.provider });

@@ -17,6 +17,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import type { Metrics } from '../shared/metrics.ts';
 import { registerAccessLog } from './access-log.ts';
 import { registerAuth, type AuthOptions } from './auth.ts';
+import { registerConditionalGet } from './conditional-get.ts';
 import { registerDeprecation } from './deprecation.ts';
 import { registerDrain } from './drain.ts';
 import { registerErrorHandling } from './errors.ts';
@@ -63,6 +64,11 @@ export const errorHandlingPlugin = fp(
   },
   { name: 'error-handling', fastify: FASTIFY },
 );
+
+export const conditionalGetPlugin = fp(async (app: FastifyInstance) => registerConditionalGet(app), {
+  name: 'conditional-get',
+  fastify: FASTIFY,
+});
 
 export const deprecationPlugin = fp(async (app: FastifyInstance) => registerDeprecation(app), { name: 'deprecation', fastify: FASTIFY });
 
@@ -135,6 +141,6 @@ export const openApiPlugin = fp(
     name: 'openapi',
     fastify: FASTIFY,
     // The document shows what these add to every route (security, headers, error answers).
-    dependencies: ['error-handling', 'auth', 'rate-limit', 'auth-failure-limit', 'idempotency', 'deprecation'],
+    dependencies: ['error-handling', 'auth', 'rate-limit', 'auth-failure-limit', 'idempotency', 'deprecation', 'conditional-get'],
   },
 );
