@@ -3,8 +3,21 @@
 // ETag and no body, so a client that keeps what it read revalidates it without downloading it again.
 // One hook for every operation that sends an ETag: the route builds its answer as usual (the tag is
 // a digest of that answer) and the body is dropped here, so no route can forget the rule.
+//
+// A route whose answer is small and the same for many readers (reference data) declares
+// `config.entityTagOfBody`: its ETag is a digest of the serialized body, made here. Paginated lists
+// have none: their pages shift with every write, and a 304 would save the transfer but not the query.
 import type { FastifyInstance } from 'fastify';
-import { ifNoneMatchMatches } from '../shared/etag.ts';
+import { entityTag, ifNoneMatchMatches } from '../shared/etag.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The ETag of the 200 answer is a digest of its body (conditional-get.ts). */
+    entityTagOfBody?: boolean;
+  }
+}
+
+const ETAG_OF_BODY = { type: 'string', description: 'Version of this answer (changes whenever its content would)' };
 
 const NOT_MODIFIED = {
   type: 'null',
@@ -28,7 +41,13 @@ function sendsEntityTag(schema: Json): boolean {
 export function registerConditionalGet(app: FastifyInstance): void {
   // Documents the 304 and the If-None-Match header on each GET whose 200 carries an ETag.
   app.addHook('onRoute', (route) => {
-    const schema = (route.schema ?? {}) as Json;
+    let schema = (route.schema ?? {}) as Json;
+    if (route.config?.entityTagOfBody) {
+      const response = schema.response as Json;
+      const ok = response[200] as Json;
+      schema = { ...schema, response: { ...response, 200: { ...ok, headers: { ...(ok.headers as Json | undefined), ETag: ETAG_OF_BODY } } } };
+      route.schema = schema;
+    }
     if (![route.method].flat().includes('GET') || !sendsEntityTag(schema)) return;
     const headers = (schema.headers as Json | undefined) ?? { type: 'object', properties: {} };
     route.schema = {
@@ -39,6 +58,9 @@ export function registerConditionalGet(app: FastifyInstance): void {
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.routeOptions.config.entityTagOfBody && reply.statusCode === 200 && typeof payload === 'string') {
+      reply.header('ETag', entityTag(payload, String(reply.getHeader('content-language') ?? '')));
+    }
     const condition = request.headers['if-none-match'];
     if (condition === undefined || reply.statusCode !== 200 || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return done(null, payload);

@@ -1,6 +1,6 @@
 // ETag on single-resource GETs and If-Match on PATCH of job listings (docs/decisions.md, "Entity
 // tags"): a stale If-Match is a 412 in the envelope and changes nothing; of two writers holding the
-// same version, exactly one wins.
+// same version, exactly one wins. If-None-Match with the current tag answers 304 ("Conditional GET").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { expectErrorEnvelope } from '../helpers/envelope.ts';
@@ -166,6 +166,14 @@ describe('conditional GET (If-None-Match)', () => {
     await expectRevalidates(`/public/v1/webhooks/${hookId}`);
   });
 
+  it('reference data lists carry an ETag of their content and revalidate', async () => {
+    for (const url of ['/public/v1/sectors', '/public/v1/tags', '/public/v1/enums']) {
+      const tag = await expectRevalidates(url);
+      expect((await get(url)).headers.etag).toBe(tag);
+    }
+    expect((await get('/public/v1/sectors')).headers.etag).not.toBe((await get('/public/v1/tags')).headers.etag);
+  });
+
   it('leaves errors and answers without an ETag alone', async () => {
     const missing = await get('/public/v1/job-listings/00000000-0000-4000-8000-000000000000', { 'if-none-match': '*' });
     expect(missing.statusCode).toBe(404);
@@ -176,7 +184,7 @@ describe('conditional GET (If-None-Match)', () => {
     type Operation = { operationId: string; parameters?: Array<{ in: string; name: string }>; responses: Record<string, { headers?: Record<string, unknown> }> };
     const doc = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
     const tagged = Object.values(doc.paths).flatMap((item) => Object.entries(item).filter(([method, op]) => method === 'get' && op.responses['200']?.headers?.ETag).map(([, op]) => op));
-    expect(tagged.map((op) => op.operationId)).toEqual(expect.arrayContaining(['getJobListing', 'getApplication', 'getCandidate', 'getWebhookSubscription']));
+    expect(tagged.map((op) => op.operationId)).toEqual(expect.arrayContaining(['getJobListing', 'getApplication', 'getCandidate', 'getWebhookSubscription', 'listSectors', 'listTags', 'getEnums']));
     for (const op of tagged) {
       expect(op.responses['304'], op.operationId).toBeDefined();
       expect(op.parameters?.some((p) => p.in === 'header' && p.name === 'if-none-match'), op.operationId).toBe(true);
