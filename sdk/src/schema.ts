@@ -2101,7 +2101,10 @@ export interface operations {
     listSectors: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a copy you keep (or several, comma-separated, or `*`): 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2110,6 +2113,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Version of this answer (changes whenever its content would) */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["XRequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2128,6 +2133,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Sector"][];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body, the ETag again */
+            304: {
+                headers: {
+                    /** @description The current version (the one asked about) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
@@ -2268,7 +2285,10 @@ export interface operations {
     listTags: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a copy you keep (or several, comma-separated, or `*`): 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2277,6 +2297,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Version of this answer (changes whenever its content would) */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["XRequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2294,6 +2316,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Tag"][];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body, the ETag again */
+            304: {
+                headers: {
+                    /** @description The current version (the one asked about) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
@@ -2434,7 +2468,10 @@ export interface operations {
     getEnums: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a copy you keep (or several, comma-separated, or `*`): 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2443,6 +2480,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Version of this answer (changes whenever its content would) */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["XRequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2464,6 +2503,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Enums"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body, the ETag again */
+            304: {
+                headers: {
+                    /** @description The current version (the one asked about) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
@@ -3371,6 +3422,8 @@ export interface operations {
             header?: {
                 /** @description Languages wanted, e.g. `de-CH, de;q=0.9, en;q=0.5`; see the language rules. */
                 "accept-language"?: string;
+                /** @description The `ETag` of a copy you keep (or several, comma-separated, or `*`): 304 with no body while it is still current */
+                "if-none-match"?: string;
             };
             path: {
                 /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
@@ -3535,6 +3588,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["JobListing"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body, the ETag again */
+            304: {
+                headers: {
+                    /** @description The current version (the one asked about) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
@@ -6846,7 +6911,10 @@ export interface operations {
     getCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a copy you keep (or several, comma-separated, or `*`): 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
             path: {
                 /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
                 id: string;
@@ -6898,6 +6966,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["CandidateProfile"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body, the ETag again */
+            304: {
+                headers: {
+                    /** @description The current version (the one asked about) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
@@ -8369,7 +8449,10 @@ export interface operations {
     getApplication: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a copy you keep (or several, comma-separated, or `*`): 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
             path: {
                 /** @example 8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a */
                 id: string;
@@ -8549,6 +8632,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Application"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body, the ETag again */
+            304: {
+                headers: {
+                    /** @description The current version (the one asked about) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
@@ -10229,7 +10324,10 @@ export interface operations {
     getWebhookSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a copy you keep (or several, comma-separated, or `*`): 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
             path: {
                 /** @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b */
                 id: string;
@@ -10265,6 +10363,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body, the ETag again */
+            304: {
+                headers: {
+                    /** @description The current version (the one asked about) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
