@@ -1,13 +1,13 @@
 // Conditional GET (RFC 9110, 13.1.2 and 15.4.5; docs/decisions.md, "Conditional GET"): a GET or
 // HEAD whose If-None-Match names the ETag the answer would carry gets 304 Not Modified with that
 // ETag and no body, so a client that keeps what it read revalidates it without downloading it again.
-// One hook for every operation that sends an ETag: the route builds its answer as usual (the tag is
-// a digest of that answer) and the body is dropped here, so no route can forget the rule.
+// One hook, added to every operation that sends an ETag: the route builds its answer as usual (the
+// tag is a digest of that answer) and the body is dropped here, so no route can forget the rule.
 //
 // A route whose answer is small and the same for many readers (reference data) declares
 // `config.entityTagOfBody`: its ETag is a digest of the serialized body, made here. Paginated lists
 // have none: their pages shift with every write, and a 304 would save the transfer but not the query.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onSendHookHandler } from 'fastify';
 import { entityTag, ifNoneMatchMatches } from '../shared/etag.ts';
 
 declare module 'fastify' {
@@ -38,41 +38,48 @@ function sendsEntityTag(schema: Json): boolean {
   return Boolean((ok?.headers as Json | undefined)?.ETag);
 }
 
+/** The route-level onSend hook of a tagged GET or HEAD: other routes pay nothing for this rule. */
+function revalidation(tagOfBody: boolean): onSendHookHandler {
+  return (request, reply, payload, done) => {
+    if (reply.statusCode !== 200) return done(null, payload);
+    if (tagOfBody && typeof payload === 'string') {
+      reply.header('ETag', entityTag(payload, String(reply.getHeader('content-language') ?? '')));
+    }
+    const condition = request.headers['if-none-match'];
+    const current = reply.getHeader('etag');
+    if (condition === undefined || typeof current !== 'string' || !ifNoneMatchMatches(condition, current)) return done(null, payload);
+    reply.code(304);
+    reply.removeHeader('content-type');
+    // HEAD keeps its payload for Fastify's HEAD hook (after this one), which only counts it for
+    // Content-Length (the 200's length, which RFC 9110 allows on a 304) and sends none.
+    if (request.method === 'HEAD') return done(null, payload);
+    reply.removeHeader('content-length');
+    done(null, null);
+  };
+}
+
 export function registerConditionalGet(app: FastifyInstance): void {
-  // Documents the 304 and the If-None-Match header on each GET whose 200 carries an ETag.
   app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (!methods.includes('GET') && !methods.includes('HEAD')) return;
     let schema = (route.schema ?? {}) as Json;
-    if (route.config?.entityTagOfBody) {
+    const tagOfBody = Boolean(route.config?.entityTagOfBody);
+    if (tagOfBody) {
       const response = schema.response as Json;
       const ok = response[200] as Json;
       schema = { ...schema, response: { ...response, 200: { ...ok, headers: { ...(ok.headers as Json | undefined), ETag: ETAG_OF_BODY } } } };
       route.schema = schema;
     }
-    if (![route.method].flat().includes('GET') || !sendsEntityTag(schema)) return;
+    if (!sendsEntityTag(schema)) return;
+    // First: on HEAD, Fastify's own hook (last) drops the body this one may need for the tag.
+    route.onSend = [revalidation(tagOfBody), ...(route.onSend ? [route.onSend].flat() : [])];
+    // Documents the 304 and the If-None-Match header (HEAD shares GET's operation).
+    if (!methods.includes('GET')) return;
     const headers = (schema.headers as Json | undefined) ?? { type: 'object', properties: {} };
     route.schema = {
       ...schema,
       headers: { ...headers, properties: { ...(headers.properties as Json), 'if-none-match': IF_NONE_MATCH } },
       response: { ...(schema.response as Json), 304: NOT_MODIFIED },
     };
-  });
-
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.routeOptions.config.entityTagOfBody && reply.statusCode === 200 && typeof payload === 'string') {
-      reply.header('ETag', entityTag(payload, String(reply.getHeader('content-language') ?? '')));
-    }
-    const condition = request.headers['if-none-match'];
-    if (condition === undefined || reply.statusCode !== 200 || (request.method !== 'GET' && request.method !== 'HEAD')) {
-      return done(null, payload);
-    }
-    const current = reply.getHeader('etag');
-    if (typeof current !== 'string' || !ifNoneMatchMatches(condition, current)) return done(null, payload);
-    reply.code(304);
-    reply.removeHeader('content-type');
-    // HEAD keeps its payload for Fastify's HEAD hook, which only counts it for Content-Length (the
-    // 200's length, which RFC 9110 allows on a 304) and sends none.
-    if (request.method === 'HEAD') return done(null, payload);
-    reply.removeHeader('content-length');
-    done(null, null);
   });
 }
