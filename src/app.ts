@@ -13,12 +13,14 @@ import {
   accessLogPlugin,
   authFailureLimitPlugin,
   authPlugin,
+  conditionalGetPlugin,
   deprecationPlugin,
   drainPlugin,
   errorHandlingPlugin,
   httpsOnlyPlugin,
   idempotencyPlugin,
   jsonBodyPlugin,
+  misroutedMethodsPlugin,
   openApiPlugin,
   paginationPlugin,
   rateLimitPlugin,
@@ -129,9 +131,11 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(jsonBodyPlugin);
   await app.register(errorHandlingPlugin);
   await app.register(deprecationPlugin);
+  await app.register(conditionalGetPlugin);
   await app.register(paginationPlugin);
   if (deps.config.mode === 'production') await app.register(httpsOnlyPlugin);
   await app.register(authPlugin, { ctx, provider: identity.provider });
+  await app.register(misroutedMethodsPlugin);
   await app.register(rateLimitPlugin, { store: deps.rateLimitStore, limitPerMinute: config.rateLimitPerMinute, clock: deps.clock });
   await app.register(authFailureLimitPlugin, { store: deps.rateLimitStore, failuresPerMinute: config.authFailuresPerMinute, clock: deps.clock });
   await app.register(idempotencyPlugin, { ctx, fence: deps.idempotencyFence, leaseMs: config.idempotencyLeaseSeconds * 1000 });

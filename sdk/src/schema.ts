@@ -2120,7 +2120,10 @@ export interface operations {
     listSectors: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a copy you keep (or several, comma-separated, or `*`): 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2129,6 +2132,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Version of this answer (changes whenever its content would) */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["XRequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2153,6 +2158,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Sector"][];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body, the ETag again */
+            304: {
+                headers: {
+                    /** @description The current version (the one asked about) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
@@ -2293,7 +2310,10 @@ export interface operations {
     listTags: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a copy you keep (or several, comma-separated, or `*`): 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2302,6 +2322,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Version of this answer (changes whenever its content would) */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["XRequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2319,6 +2341,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Tag"][];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body, the ETag again */
+            304: {
+                headers: {
+                    /** @description The current version (the one asked about) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
@@ -2459,7 +2493,10 @@ export interface operations {
     getEnums: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a copy you keep (or several, comma-separated, or `*`): 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2468,6 +2505,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Version of this answer (changes whenever its content would) */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["XRequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2489,6 +2528,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Enums"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body, the ETag again */
+            304: {
+                headers: {
+                    /** @description The current version (the one asked about) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
@@ -3397,6 +3448,8 @@ export interface operations {
             header?: {
                 /** @description Languages wanted, e.g. `de-CH, de;q=0.9, en;q=0.5`; see the language rules. */
                 "accept-language"?: string;
+                /** @description The `ETag` of a copy you keep (or several, comma-separated, or `*`): 304 with no body while it is still current */
+                "if-none-match"?: string;
             };
             path: {
                 /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
@@ -3561,6 +3614,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["JobListing"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body, the ETag again */
+            304: {
+                headers: {
+                    /** @description The current version (the one asked about) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
@@ -6872,7 +6937,10 @@ export interface operations {
     getCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a copy you keep (or several, comma-separated, or `*`): 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
             path: {
                 /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
                 id: string;
@@ -6924,6 +6992,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["CandidateProfile"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body, the ETag again */
+            304: {
+                headers: {
+                    /** @description The current version (the one asked about) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
@@ -8395,7 +8475,10 @@ export interface operations {
     getApplication: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a copy you keep (or several, comma-separated, or `*`): 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
             path: {
                 /** @example 8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a */
                 id: string;
@@ -8575,6 +8658,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Application"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body, the ETag again */
+            304: {
+                headers: {
+                    /** @description The current version (the one asked about) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {
@@ -10255,7 +10350,10 @@ export interface operations {
     getWebhookSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a copy you keep (or several, comma-separated, or `*`): 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
             path: {
                 /** @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b */
                 id: string;
@@ -10291,6 +10389,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body, the ETag again */
+            304: {
+                headers: {
+                    /** @description The current version (the one asked about) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
             400: {

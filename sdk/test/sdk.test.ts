@@ -63,6 +63,25 @@ describe('the SDK against the real server', () => {
     expect(sent).toEqual([`recruiting-sdk/${version}`, 'my-ats/2']);
   });
 
+  it('sends no If-None-Match unless asked; a conditional GET answers 304 with no data and no throw', async () => {
+    const sent: (string | null)[] = [];
+    const recording = (request: Request) => {
+      sent.push(request.headers.get('if-none-match'));
+      return globalThis.fetch(request);
+    };
+    const api = createRecruitingClient({ baseUrl, apiKey: tenant.apiKey, fetch: recording });
+    const listing = await activeListing('Cached engineer');
+    const first = await api.GET('/public/v1/job-listings/{id}', { params: { path: { id: listing.id } } });
+    expect(first.response.status).toBe(200);
+    const tag = first.response.headers.get('etag')!;
+    expect((await api.GET('/public/v1/job-listings/{id}', { params: { path: { id: listing.id } } })).data?.id).toBe(listing.id);
+    const revalidated = await api.GET('/public/v1/job-listings/{id}', { params: { path: { id: listing.id }, header: { 'if-none-match': tag } } });
+    expect(revalidated.response.status).toBe(304);
+    expect(revalidated.data).toBeUndefined();
+    expect(revalidated.response.headers.get('etag')).toBe(tag);
+    expect(sent).toEqual([null, null, tag]);
+  });
+
   it('applies and moves an application; a stale move answers a typed 409', async () => {
     const api = client();
     const listing = await activeListing();

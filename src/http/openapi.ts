@@ -30,7 +30,14 @@ Unknown body fields are refused (422). A body that is not JSON answers 415, over
 **Pagination.** List endpoints take \`page\` (zero-based, default 0) and \`size\` (1 to 100, default 20) and answer
 \`{ data, pagination: { page, size, totalElements, totalPages } }\`, newest first. A page past the end is an empty 200.
 
-**Tenancy.** A key sees only its own company's data; another company's id answers 404, exactly like an id that does not exist.`;
+**Tenancy.** A key sees only its own company's data; another company's id answers 404, exactly like an id that does not exist.
+
+**Methods.** A path of this document called with a method it does not have answers 405 \`METHOD_NOT_ALLOWED\` with \`Allow\` listing
+that path's methods (a literal path such as \`/public/v1/candidates/import\` is never taken for \`/public/v1/candidates/{id}\`); a path
+it does not have answers 404. Both carry \`RateLimit\` and \`RateLimit-Policy\`, like every answer of the API.
+
+**Conditional GET.** An operation that answers an \`ETag\` answers 304 Not Modified, with the ETag and no body, when
+\`If-None-Match\` names it (weak comparison; \`*\` or a comma-separated list allowed): keep what you read and revalidate it.`;
 
 /** Operation groups, in the order the reference shows them. */
 export const TAGS = [

@@ -17,6 +17,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import type { Metrics } from '../shared/metrics.ts';
 import { registerAccessLog } from './access-log.ts';
 import { registerAuth, type AuthOptions } from './auth.ts';
+import { registerConditionalGet } from './conditional-get.ts';
 import { registerDeprecation } from './deprecation.ts';
 import { registerDrain } from './drain.ts';
 import { registerErrorHandling } from './errors.ts';
@@ -28,7 +29,7 @@ import { registerPagination } from './pagination.ts';
 import { registerAuthFailureLimit, registerRateLimit } from './rate-limit.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { registerRequestId } from './request-id.ts';
-import { registerRequestShape } from './request-shape.ts';
+import { registerMisroutedMethods, registerRequestShape } from './request-shape.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 
 const FASTIFY = '5.x';
@@ -64,6 +65,11 @@ export const errorHandlingPlugin = fp(
   { name: 'error-handling', fastify: FASTIFY },
 );
 
+export const conditionalGetPlugin = fp(async (app: FastifyInstance) => registerConditionalGet(app), {
+  name: 'conditional-get',
+  fastify: FASTIFY,
+});
+
 export const deprecationPlugin = fp(async (app: FastifyInstance) => registerDeprecation(app), { name: 'deprecation', fastify: FASTIFY });
 
 export const paginationPlugin = fp(async (app: FastifyInstance) => registerPagination(app), {
@@ -80,6 +86,14 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
   fastify: FASTIFY,
 });
 
+// Between authentication and the rate limit, so its 405 runs after the limit and before authentication.
+export const misroutedMethodsPlugin = fp(async (app: FastifyInstance) => registerMisroutedMethods(app), {
+  name: 'misrouted-methods',
+  fastify: FASTIFY,
+  dependencies: ['error-handling', 'auth'],
+  decorators: { fastify: ['knownPaths'] },
+});
+
 interface LimitOptions {
   store: RateLimitStore;
   clock: Clock;
@@ -90,8 +104,9 @@ export const rateLimitPlugin = fp(
   {
     name: 'rate-limit',
     fastify: FASTIFY,
-    // After auth, so its check runs ahead of authentication (see above).
-    dependencies: ['auth'],
+    // After auth, so its check runs ahead of authentication (see above), and after the 405 check
+    // on templates, so a 405 there counts and carries the limit's headers.
+    dependencies: ['auth', 'misrouted-methods'],
   },
 );
 
@@ -126,6 +141,6 @@ export const openApiPlugin = fp(
     name: 'openapi',
     fastify: FASTIFY,
     // The document shows what these add to every route (security, headers, error answers).
-    dependencies: ['error-handling', 'auth', 'rate-limit', 'auth-failure-limit', 'idempotency', 'deprecation'],
+    dependencies: ['error-handling', 'auth', 'rate-limit', 'auth-failure-limit', 'idempotency', 'deprecation', 'conditional-get'],
   },
 );

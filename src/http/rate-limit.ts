@@ -10,7 +10,7 @@
 // of others behind the same address (an office's NAT), and a dashboard's tokens are not counted
 // with a careless integration's keys. The client address is the socket's unless TRUST_PROXY names
 // the proxy in front.
-import type { FastifyInstance, FastifyReply, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyInstance, FastifyReply, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import type { Clock } from '../shared/clock.ts';
 import { DomainError } from '../shared/errors.ts';
 import { apiKeyHashOf, credentialKindOf, type CredentialKind } from './auth.ts';
@@ -91,18 +91,23 @@ export function registerRateLimit(
     return new DomainError('TOO_MANY_REQUESTS', `Rate limit of ${limitPerMinute} requests a minute exceeded`);
   };
 
+  const check: onRequestHookHandler = (request, reply, done) => {
+    // Only a hash of the key is kept as the counter name: no secret in Redis.
+    const keyHash = apiKeyHashOf(request);
+    const caller = keyHash ? `key:${keyHash.slice(0, 32)}` : `ip:${request.ip}`;
+    withWindow(store.hit(caller, WINDOW_MS, clock.now().getTime()), (window) => done(limit(reply, window)), done);
+  };
+
   app.addHook('onRoute', (route) => {
     if (!route.config?.auth) return;
     const existing = route.onRequest ? [route.onRequest].flat() : [];
     // First in line: a flood of bad keys is limited before any database lookup.
-    route.onRequest = [
-      (request, reply, done) => {
-        // Only a hash of the key is kept as the counter name: no secret in Redis.
-        const keyHash = apiKeyHashOf(request);
-        const caller = keyHash ? `key:${keyHash.slice(0, 32)}` : `ip:${request.ip}`;
-        withWindow(store.hit(caller, WINDOW_MS, clock.now().getTime()), (window) => done(limit(reply, window)), done);
-      },
-      ...existing,
-    ];
+    route.onRequest = [check, ...existing];
+  });
+  // A request no route takes (404, or 405 on a known path) is counted and answered with the same
+  // headers: they are on every response, and probing unknown paths is not free of the limit.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.is404) return done();
+    check.call(app, request, reply, done);
   });
 }

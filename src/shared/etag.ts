@@ -19,6 +19,17 @@ export function ifMatchSatisfied(header: string, current: string): boolean {
   return tags.some((tag) => tag === '*' || tag === current);
 }
 
+/**
+ * Whether an If-None-Match header value names the current representation (RFC 9110, 13.1.2): `*`,
+ * or a list of tags one of which is the current one by weak comparison (`W/` is ignored on both).
+ */
+export function ifNoneMatchMatches(header: string, current: string): boolean {
+  const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
+  if (header.trim() === '*') return true;
+  const tags = header.match(/(?:W\/)?"[^"]*"/g) ?? [];
+  return tags.some((tag) => opaque(tag) === opaque(current));
+}
+
 export class PreconditionFailedError extends DomainError {
   constructor(message = 'The resource has changed since you read it (If-Match does not match its ETag): read it again') {
     super('PRECONDITION_FAILED', message);

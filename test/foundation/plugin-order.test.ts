@@ -3,7 +3,7 @@
 import Fastify from 'fastify';
 import type Provider from 'oidc-provider';
 import { describe, expect, it } from 'vitest';
-import { authFailureLimitPlugin, authPlugin, errorHandlingPlugin, idempotencyPlugin, rateLimitPlugin } from '../../src/http/plugins.ts';
+import { authFailureLimitPlugin, authPlugin, errorHandlingPlugin, idempotencyPlugin, misroutedMethodsPlugin, rateLimitPlugin } from '../../src/http/plugins.ts';
 import { IdempotencyFence } from '../../src/http/idempotency.ts';
 import { MemoryRateLimitStore } from '../../src/http/rate-limit-store.ts';
 import { systemClock } from '../../src/shared/clock.ts';
@@ -42,6 +42,7 @@ describe('cross-cutting plugin order', () => {
     const app = Fastify();
     app.register(errorHandlingPlugin);
     app.register(authPlugin, auth);
+    app.register(misroutedMethodsPlugin);
     app.register(rateLimitPlugin, { ...limits, limitPerMinute: 10 });
     app.register(authFailureLimitPlugin, { ...limits, failuresPerMinute: 10 });
     app.register(idempotencyPlugin, idempotency);

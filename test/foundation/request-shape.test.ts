@@ -1,4 +1,5 @@
-// 405 with Allow on a known path called with a method it lacks (404 stays for unknown paths), and
+// 405 with Allow on a known path called with a method it lacks (404 stays for unknown paths; both
+// carry the rate limit headers), and
 // one rule for query parameters on every operation: one the operation does not document is
 // refused with 422 naming it (docs/decisions.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,11 +36,73 @@ describe('405 Method Not Allowed', () => {
     expect(item.headers.allow).toBe('DELETE, GET, HEAD, PATCH');
   });
 
+  it('answers 405 with the exact Allow of the route that owns each path of the document, literal paths over templates', async () => {
+    const doc = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
+    const methodsOf = (item: Record<string, Operation>) => {
+      const methods = Object.keys(item).filter((key) => key !== 'parameters').map((key) => key.toUpperCase());
+      return methods.includes('GET') ? [...methods, 'HEAD'] : methods;
+    };
+    // Literal paths a template of the same length also matches: the router takes the template for
+    // the methods the literal path lacks.
+    const segments = (path: string) => path.split('/');
+    const overlaps = Object.keys(doc.paths).filter((literal) =>
+      Object.keys(doc.paths).some(
+        (template) =>
+          template !== literal &&
+          segments(template).length === segments(literal).length &&
+          segments(template).every((s, i) => s === segments(literal)[i] || (s.startsWith('{') && !segments(literal)[i].startsWith('{'))),
+      ),
+    );
+    expect(overlaps).toEqual(expect.arrayContaining(['/public/v1/candidates/import', '/settings/members/invitations']));
+
+    let checked = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      let url = path;
+      for (const op of Object.values(item)) {
+        for (const parameter of op.parameters ?? []) if (parameter.in === 'path') url = url.replace(`{${parameter.name}}`, parameter.example!);
+      }
+      const allowed = methodsOf(item);
+      for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => !allowed.includes(m))) {
+        // With and without a credential: the path's methods do not depend on who asks.
+        for (const headers of overlaps.includes(path) ? [tenant.headers, {}] : [tenant.headers]) {
+          const res = await t.app.inject({ method: method as 'GET', url, headers });
+          expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(405);
+          expect(res.headers.allow, `${method} ${url}`).toBe([...allowed].sort().join(', '));
+          if (method !== 'HEAD') expect(res.json()).toMatchObject({ status: 405, error: 'METHOD_NOT_ALLOWED', path: url });
+          expect(res.headers['ratelimit-policy'], `${method} ${url}`).toBeTruthy();
+          expect(res.headers.ratelimit, `${method} ${url}`).toMatch(/^"per-key";r=\d+;t=\d+$/);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(80);
+  });
+
+  it('still routes a template when the path is not a literal route', async () => {
+    const res = await t.app.inject({ url: '/public/v1/candidates/imports', headers: tenant.headers });
+    expect(res.statusCode).toBe(422);
+    const member = await t.app.inject({ method: 'DELETE', url: '/settings/members/invitation', headers: tenant.headers });
+    expect(member.statusCode).not.toBe(405);
+  });
+
   it('keeps 404 for a path no route has', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/public/v1/nothing-here' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ error: 'NOT_FOUND' });
     expect((await t.app.inject({ method: 'DELETE', url: '/public/v1/job-listings/a/b/c' })).statusCode).toBe(404);
+  });
+
+  it('carries the rate limit headers on a 404, and counts it', async () => {
+    const first = await t.app.inject({ url: '/public/v1/nothing-here', headers: tenant.headers });
+    expect(first.statusCode).toBe(404);
+    expect(first.headers['ratelimit-policy']).toMatch(/^"per-key";q=\d+;w=60$/);
+    const remaining = (res: { headers: Record<string, unknown> }) => Number(/r=(\d+)/.exec(String(res.headers.ratelimit))![1]);
+    const second = await t.app.inject({ url: '/nothing-at-all', headers: tenant.headers });
+    expect(second.statusCode).toBe(404);
+    expect(remaining(second)).toBe(remaining(first) - 1);
+    const anonymous = await t.app.inject({ url: '/nothing-at-all' });
+    expect(anonymous.headers['ratelimit-policy']).toBeTruthy();
+    expect(anonymous.headers.ratelimit).toBeTruthy();
   });
 });
 

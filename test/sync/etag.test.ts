@@ -1,6 +1,6 @@
 // ETag on single-resource GETs and If-Match on PATCH of job listings (docs/decisions.md, "Entity
 // tags"): a stale If-Match is a 412 in the envelope and changes nothing; of two writers holding the
-// same version, exactly one wins.
+// same version, exactly one wins. If-None-Match with the current tag answers 304 ("Conditional GET").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { expectErrorEnvelope } from '../helpers/envelope.ts';
@@ -115,5 +115,79 @@ describe('other single resources', () => {
     expect(hookTag).toMatch(/^".+"$/);
     await t.app.inject({ method: 'PATCH', url: `/public/v1/webhooks/${hookId}`, headers: tenant.headers, payload: { active: false } });
     expect((await get(`/public/v1/webhooks/${hookId}`)).headers.etag).not.toBe(hookTag);
+  });
+});
+
+describe('conditional GET (If-None-Match)', () => {
+  /** Every representation that carries an ETag: 304 with no body while the tag is current. */
+  async function expectRevalidates(url: string, headers: Record<string, string> = {}) {
+    const fresh = await get(url, headers);
+    expect(fresh.statusCode, fresh.body).toBe(200);
+    const tag = fresh.headers.etag as string;
+    expect(tag).toMatch(/^".+"$/);
+    for (const condition of [tag, `W/${tag}`, `"stale", ${tag}`, '*']) {
+      const res = await get(url, { ...headers, 'if-none-match': condition });
+      expect(res.statusCode, `${url} If-None-Match: ${condition}`).toBe(304);
+      expect(res.body).toBe('');
+      expect(res.headers.etag).toBe(tag);
+      expect(res.headers['content-type']).toBeUndefined();
+      expect(res.headers['ratelimit-policy']).toBeTruthy();
+      expect(res.headers['x-request-id']).toBeTruthy();
+    }
+    const head = await t.app.inject({ method: 'HEAD', url, headers: { ...tenant.headers, ...headers, 'if-none-match': tag } });
+    expect(head.statusCode).toBe(304);
+    const stale = await get(url, { ...headers, 'if-none-match': '"stale"' });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.body).toBe(fresh.body);
+    return tag;
+  }
+
+  it('answers 304 on every resource that sends an ETag, and 200 once it changed', async () => {
+    const listingId = await makeListing(t, tenant.companyId, 'ACTIVE');
+    const listingTag = await expectRevalidates(`/public/v1/job-listings/${listingId}`);
+    await t.app.inject({ method: 'PATCH', url: `/public/v1/job-listings/${listingId}`, headers: tenant.headers, payload: { position: 'Changed' } });
+    expect((await get(`/public/v1/job-listings/${listingId}`, { 'if-none-match': listingTag })).statusCode).toBe(200);
+
+    const submitted = await t.app.inject({
+      method: 'POST',
+      url: '/public/v1/applications',
+      headers: tenant.headers,
+      payload: { jobListingId: listingId, candidate: applicant('revalidate@example.com') },
+    });
+    const application = submitted.json() as { id: string; jobSeekerId: string };
+    const applicationTag = await expectRevalidates(`/public/v1/applications/${application.id}`);
+    const candidateTag = await expectRevalidates(`/public/v1/candidates/${application.jobSeekerId}`);
+    await t.app.inject({ method: 'PATCH', url: `/public/v1/applications/${application.id}/status`, headers: tenant.headers, payload: { status: 'OFFER' } });
+    expect((await get(`/public/v1/applications/${application.id}`, { 'if-none-match': applicationTag })).statusCode).toBe(200);
+    expect((await get(`/public/v1/candidates/${application.jobSeekerId}`, { 'if-none-match': candidateTag })).statusCode).toBe(200);
+
+    const hook = await t.app.inject({ method: 'POST', url: '/public/v1/webhooks', headers: tenant.headers, payload: { url: 'http://127.0.0.1:9/h', events: ['ping'] } });
+    const hookId = (hook.json() as { id: string }).id;
+    await expectRevalidates(`/public/v1/webhooks/${hookId}`);
+  });
+
+  it('reference data lists carry an ETag of their content and revalidate', async () => {
+    for (const url of ['/public/v1/sectors', '/public/v1/tags', '/public/v1/enums']) {
+      const tag = await expectRevalidates(url);
+      expect((await get(url)).headers.etag).toBe(tag);
+    }
+    expect((await get('/public/v1/sectors')).headers.etag).not.toBe((await get('/public/v1/tags')).headers.etag);
+  });
+
+  it('leaves errors and answers without an ETag alone', async () => {
+    const missing = await get('/public/v1/job-listings/00000000-0000-4000-8000-000000000000', { 'if-none-match': '*' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ error: 'NOT_FOUND' });
+  });
+
+  it('the document names the 304 and If-None-Match on each operation whose 200 has an ETag', async () => {
+    type Operation = { operationId: string; parameters?: Array<{ in: string; name: string }>; responses: Record<string, { headers?: Record<string, unknown> }> };
+    const doc = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
+    const tagged = Object.values(doc.paths).flatMap((item) => Object.entries(item).filter(([method, op]) => method === 'get' && op.responses['200']?.headers?.ETag).map(([, op]) => op));
+    expect(tagged.map((op) => op.operationId)).toEqual(expect.arrayContaining(['getJobListing', 'getApplication', 'getCandidate', 'getWebhookSubscription', 'listSectors', 'listTags', 'getEnums']));
+    for (const op of tagged) {
+      expect(op.responses['304'], op.operationId).toBeDefined();
+      expect(op.parameters?.some((p) => p.in === 'header' && p.name === 'if-none-match'), op.operationId).toBe(true);
+    }
   });
 });

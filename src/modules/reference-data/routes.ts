@@ -5,11 +5,13 @@ import { listEnums, listSectors, listTags } from './service.ts';
 
 export async function referenceDataRoutes(app: AppInstance): Promise<void> {
   const auth = { scope: null };
+  // Small answers every client reads again and again: an ETag of the body lets them revalidate.
+  const config = { auth, entityTagOfBody: true };
 
   app.get(
     '/public/v1/sectors',
     {
-      config: { auth },
+      config,
       schema: {
         tags: ['Reference data'],
         operationId: 'listSectors',
@@ -26,7 +28,7 @@ export async function referenceDataRoutes(app: AppInstance): Promise<void> {
   app.get(
     '/public/v1/tags',
     {
-      config: { auth },
+      config,
       schema: { tags: ['Reference data'], operationId: 'listTags', summary: 'List tags', response: { 200: Type.Array(Type.Ref('Tag')) } },
     },
     async () => listTags(app.ctx),
@@ -35,7 +37,7 @@ export async function referenceDataRoutes(app: AppInstance): Promise<void> {
   app.get(
     '/public/v1/enums',
     {
-      config: { auth },
+      config,
       schema: {
         tags: ['Reference data'],
         operationId: 'getEnums',
