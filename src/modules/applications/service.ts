@@ -11,11 +11,12 @@ import {
   findOrCreateCandidate,
   getCandidate,
   importCandidateRows,
+  type CandidateSummaryView,
   type CandidateView,
 } from '../candidates/service.ts';
 import type { ImportCandidatesBody } from '../candidates/schemas.ts';
 import { getJobListing, type JobListingView, type LanguageOptions } from '../job-listings/service.ts';
-import { recordEvent } from '../../infra/outbox/record-event.ts';
+import { eventInsertValues } from '../../infra/outbox/record-event.ts';
 import { addCandidatesToPipeline, assertListingAcceptsApplications, enterPipeline } from './pipeline.ts';
 import {
   findApplication,
@@ -24,12 +25,13 @@ import {
   listApplicationsOfCandidate,
   listHistoryOfApplications,
   listStatusHistory,
-  lockApplication,
-  moveApplication,
+  findApplicationVersion,
+  moveApplicationIfVersion,
   type ApplicationRow,
+  type ApplicationVersion,
 } from './repo.ts';
 import type { ApplicationListQuery, SubmitApplicationBody, UpdateStatusBody } from './schemas.ts';
-import { decideMove, type ApplicationStage } from './stages.ts';
+import { decideMove, funnelRank, type ApplicationStage } from './stages.ts';
 import {
   toStatusChangeView,
   withCandidate,
@@ -56,11 +58,10 @@ export async function getApplication(
   id: string,
   options: LanguageOptions = {},
 ): Promise<PresentedApplication> {
-  const found = await findApplication(ctx.db, companyId, id);
+  const found = await findApplicationVersion(ctx.db, companyId, id);
   if (!found) throw new NotFoundError('Application');
-  const [summary] = await summaries(ctx.db, companyId, [found]);
-  const { listing, language } = await getJobListing(ctx, companyId, found.jobListingId, options.acceptLanguage);
-  return { application: { ...summary, jobListing: listing }, language };
+  const { listing, language } = await getJobListing(ctx, companyId, found.row.jobListingId, options.acceptLanguage);
+  return { application: { ...withCandidate(found.row, candidateOf(found)), jobListing: listing }, language };
 }
 
 /** Applications with their candidates embedded: the candidates read from their module, in one query. */
@@ -124,15 +125,22 @@ export async function submitApplication(
 }
 
 /**
+ * Tries of a status move before it answers 409. A try is lost only to a move of the same row that
+ * committed meanwhile, so with up to this many concurrent movers every one gets through.
+ */
+const MOVE_TRIES = 20;
+
+/**
  * Moves an application to any stage. Of two concurrent moves guarded by the same expectedStatus
  * exactly one succeeds and the other gets 409. The same stage again is a 200 that changes nothing
  * and emits nothing.
  *
- * One transaction: the row is locked, the move decided on what the lock read (decideMove), then
- * the row, its history row (moveApplication, one statement) and the outbox event are written. The
- * time is read after the lock, so a move that waited for another is stamped after it: the
- * history's order is the order the moves happened in. The embedded listing does not change with
- * the move: it is presented meanwhile, on another connection.
+ * Decided on a plain read (the row, its version and its candidate: decideMove), written by one
+ * statement conditional on the row still being the version read (the move, its history row and its
+ * outbox event together): two round trips, no transaction held open. A try lost to a concurrent
+ * move reads again; after MOVE_TRIES lost tries the answer is 409. The time is read after the
+ * version the move is written over was committed, so the history's order is the order the moves
+ * happened in. The embedded listing does not change with the move: it is presented meanwhile.
  */
 export async function updateApplicationStatus(
   ctx: ServiceContext,
@@ -143,29 +151,42 @@ export async function updateApplicationStatus(
 ): Promise<PresentedApplication> {
   const { companyId } = principal;
   let listing: Promise<{ listing: JobListingView; language: string }> | undefined;
-  const application = await withTransaction(ctx, async (tx) => {
-    const current = await lockApplication(tx.db, companyId, id);
-    if (!current) throw new NotFoundError('Application');
-    const now = ctx.clock.now();
-    const decision = decideMove(current.status as ApplicationStage, body.status, body.expectedStatus);
+  for (let tries = 0; tries < MOVE_TRIES; tries++) {
+    const found = await findApplicationVersion(ctx.db, companyId, id);
+    if (!found) throw new NotFoundError('Application');
+    const candidates = candidateOf(found);
+    const decision = decideMove(found.row.status as ApplicationStage, body.status, body.expectedStatus);
     if (decision.kind === 'conflict') throw staleStatus(decision.current, body.expectedStatus!);
-    listing = getJobListing(ctx, companyId, current.jobListingId, options.acceptLanguage);
-    listing.catch(() => {}); // awaited below; a move that fails meanwhile must not leave it unhandled
-    if (decision.kind === 'unchanged') return (await summaries(tx.db, companyId, [current]))[0];
+    if (!listing) {
+      listing = getJobListing(ctx, companyId, found.row.jobListingId, options.acceptLanguage);
+      listing.catch(() => {}); // awaited below; a move that fails meanwhile must not leave it unhandled
+    }
+    let row = found.row;
+    if (decision.kind === 'move') {
+      const now = ctx.clock.now();
+      const reason = body.reason ?? null;
+      row = { ...row, status: decision.to, updatedAt: now, furthestStage: Math.max(row.furthestStage, funnelRank(decision.to)) };
+      const moved = await moveApplicationIfVersion(ctx.db, {
+        version: found.version,
+        history: historyRow(principal, id, decision.from, decision.to, reason, now),
+        eventValues: eventInsertValues({
+          companyId,
+          type: 'application.status_changed',
+          data: { application: withCandidate(row, candidates), previousStatus: decision.from, newStatus: decision.to, reason },
+          occurredAt: now,
+        }),
+      });
+      if (!moved) continue;
+    }
+    const presented = await listing;
+    return { application: { ...withCandidate(row, candidates), jobListing: presented.listing }, language: presented.language };
+  }
+  throw new ConflictError('The application was moved concurrently again and again; read it again');
+}
 
-    const reason = body.reason ?? null;
-    const moved = await moveApplication(tx.db, current, historyRow(principal, id, decision.from, decision.to, reason, now));
-    const [application] = await summaries(tx.db, companyId, [moved]);
-    await recordEvent(tx.db, {
-      companyId,
-      type: 'application.status_changed',
-      data: { application, previousStatus: decision.from, newStatus: decision.to, reason },
-      occurredAt: now,
-    });
-    return application;
-  });
-  const presented = await listing!;
-  return { application: { ...application, jobListing: presented.listing }, language: presented.language };
+/** The read's candidate, keyed as withCandidate takes it (none: withCandidate says so). */
+function candidateOf(found: ApplicationVersion): Map<string, CandidateSummaryView> {
+  return new Map(found.candidate ? [[found.candidate.id, found.candidate]] : []);
 }
 
 function historyRow(principal: Principal, applicationId: string, from: ApplicationStage, to: ApplicationStage, reason: string | null, now: Date) {
