@@ -1,4 +1,6 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryStatement } from '../../src/db/client.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { applicant, countEvents, countRows, eventsOf, makeListing } from '../helpers/factories.ts';
 
@@ -331,6 +333,48 @@ describe('PATCH /public/v1/applications/{id}/status', () => {
     const now = (await get(tenant, `/public/v1/applications/${application.id}`)).json();
     expect(now.status).toBe(at);
     expect(now.updatedAt).toBe(moves.map((m) => m.changedAt).sort().at(-1));
+  });
+
+  it('answers 409 to a move whose application another session keeps changing, and writes nothing for it', async () => {
+    const { tenant, application } = await withApplication();
+    const eventsBefore = await countEvents(t, tenant.companyId);
+    // Another writer changes the row between each try's read and its write (as an erasure could,
+    // once), so every try finds the row no longer the version it read. PostgreSQL: a session that
+    // holds the row locked all along, committing its change and locking it again in one round
+    // trip, so each try's write waits for it and then finds another version. Embedded (one
+    // session, queries run in the order asked): the change is asked for when the move reads the
+    // time, between its read and its write.
+    const touch = `update applications set updated_at = updated_at where id = '${application.id}'`;
+    let res;
+    if (t.databaseUrl) {
+      const writer = new pg.Client({ connectionString: t.databaseUrl });
+      await writer.connect();
+      await writer.query(`begin; ${touch}`);
+      let moving = true;
+      const interfering = (async () => {
+        while (moving) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          await writer.query(`commit; begin; ${touch}`);
+        }
+        await writer.query('commit');
+      })();
+      res = await move(tenant, application.id, { status: 'HIRED' }).finally(() => (moving = false));
+      await interfering.finally(() => writer.end());
+    } else {
+      const now = t.clock.now;
+      t.clock.now = () => {
+        void queryStatement(t.database.db, touch, []);
+        return now.call(t.clock);
+      };
+      res = await move(tenant, application.id, { status: 'HIRED' }).finally(() => (t.clock.now = now));
+    }
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ error: 'CONFLICT', message: expect.stringMatching(/moved concurrently.*read it again/) });
+    expect((await get(tenant, `/public/v1/applications/${application.id}`)).json().status).toBe('ACTIVE');
+    expect((await get(tenant, `/public/v1/applications/${application.id}/history`)).json().pagination.totalElements).toBe(1);
+    expect(await countEvents(t, tenant.companyId)).toBe(eventsBefore);
+    // Once the row is left alone, the same move goes through.
+    expect((await move(tenant, application.id, { status: 'HIRED' })).statusCode).toBe(200);
   });
 
   it('answers 422 for an unknown stage, a missing status or unknown fields', async () => {
