@@ -39,27 +39,35 @@ const APPLICATION_VERSION = `select ${selectList(applications, 'a')}, a.xmin::te
   from applications a left join candidate_summaries c on c.id = a.candidate_id and c.company_id = $1
   where a.company_id = $1 and a.id = $2`;
 
-export interface ApplicationVersion {
+/** An application and its candidate's summary, read together (candidate undefined only if missing, which the foreign key rules out). */
+export interface ApplicationWithCandidate {
   row: ApplicationRow;
-  /** The row's version (`xmin`: every update of the row changes it). */
-  version: string;
-  /** Undefined only if the candidate is missing, which the foreign key rules out. */
   candidate: CandidateSummaryView | undefined;
 }
 
-/**
- * The company's application, its row version and its candidate's summary (through the candidates
- * module's view candidate_summaries), in one fixed statement prepared once per connection.
- */
-export async function findApplicationVersion(db: Db, companyId: string, id: string): Promise<ApplicationVersion | undefined> {
-  const [found] = await queryStatement<ApplicationRow & { version: string } & CandidateColumns>(db, APPLICATION_VERSION, [companyId, id]);
-  if (!found) return undefined;
-  const { version, cFirstName, cLastName, cHeadline, cEmail, cPhone, ...row } = found;
+/** Splits a row read with CANDIDATE_COLUMNS beside the application's columns. */
+function withCandidateColumns<R extends ApplicationRow>({ cFirstName, cLastName, cHeadline, cEmail, cPhone, ...row }: R & CandidateColumns) {
   const candidate =
     cEmail === null
       ? undefined
       : { id: row.candidateId, firstName: cFirstName!, lastName: cLastName!, headline: cHeadline, email: cEmail, phone: cPhone };
-  return { row, version, candidate };
+  return { row, candidate };
+}
+
+/**
+ * The company's application, its row version (`xmin`: every update of the row changes it) and its
+ * candidate's summary (through the candidates module's view candidate_summaries), in one fixed
+ * statement prepared once per connection: a status move's read, and a single application's.
+ */
+export async function findApplicationVersion(
+  db: Db,
+  companyId: string,
+  id: string,
+): Promise<(ApplicationWithCandidate & { version: string }) | undefined> {
+  const [found] = await queryStatement<ApplicationRow & { version: string } & CandidateColumns>(db, APPLICATION_VERSION, [companyId, id]);
+  if (!found) return undefined;
+  const { row: { version, ...row }, candidate } = withCandidateColumns(found);
+  return { row, candidate, version };
 }
 
 const HISTORY_COLUMNS = Object.entries(getTableColumns(applicationStatusHistory)) as Array<[keyof StatusHistoryRow, PgColumn]>;
@@ -161,11 +169,12 @@ const DEEP_OFFSET = 2_000;
 const APPLICATION_COLUMNS = sql.raw(selectList(applications));
 const dialect = new PgDialect();
 
-type PageRow = ApplicationRow & { total: number; id: string | null };
+type PageRow = ApplicationRow & CandidateColumns & { total: number; id: string | null };
 
 /**
- * A page of the company's applications and its total, in one statement (one round trip, one
- * snapshot: the total describes exactly the rows listed). Every filter is a condition of the same
+ * A page of the company's applications with their candidates' summaries (the candidates module's
+ * view candidate_summaries) and its total, in one statement (one round trip, one snapshot: the
+ * total describes exactly the rows listed). Every filter is a condition of the same
  * statement; the total is the kept count when the filters are ones it keeps (none, or statuses),
  * else a count through the filters' indexes. The total comes as a row of its own (a left join), so
  * a page past the end still answers it. The text depends only on which filters are given and the
@@ -176,7 +185,7 @@ export async function listApplications(
   companyId: string,
   filters: ApplicationFilters,
   page: PagePosition,
-): Promise<{ rows: ApplicationRow[]; total: number }> {
+): Promise<{ rows: ApplicationWithCandidate[]; total: number }> {
   const statuses = filters.statuses && filters.statuses.length > 0 ? filters.statuses : undefined;
   const conditions: SQL[] = [eq(applications.companyId, companyId)];
   if (filters.jobListingId) conditions.push(eq(applications.jobListingId, filters.jobListingId));
@@ -206,7 +215,8 @@ export async function listApplications(
   const direction = sql.raw(page.ordering.direction);
   const sortedBy = sync ? sql`p."updatedAt"` : sql`p."appliedAt"`;
   const query = dialect.sqlToQuery(
-    sql`select t.total, p.* from (select ${total} as total) t left join lateral (${rows}) p on true
+    sql`select t.total, p.*, ${sql.raw(CANDIDATE_COLUMNS)} from (select ${total} as total) t left join lateral (${rows}) p on true
+        left join candidate_summaries c on c.id = p."candidateId" and c.company_id = ${companyId}
         order by ${sortedBy} ${direction}, p.id ${direction}`,
   );
   // Planned once only where the best plan is the same whatever the values: not for a deep page
@@ -214,7 +224,7 @@ export async function listApplications(
   const planOnce = kept && !statuses && !deep;
   const found = await queryStatement<PageRow>(db, query.sql, query.params, { planOnce });
   if (found[0].id === null) return { rows: [], total: found[0].total };
-  return { rows: found.map(({ total: _total, ...row }) => row as ApplicationRow), total: found[0].total };
+  return { rows: found.map(({ total: _total, ...row }) => withCandidateColumns(row as ApplicationRow & CandidateColumns)), total: found[0].total };
 }
 
 /** The submission (no fromStatus) sorts before the moves of the same millisecond. */

@@ -7,11 +7,9 @@ import { withTransaction, type Principal, type ServiceContext } from '../../shar
 import { ConflictError, NotFoundError } from '../../shared/errors.ts';
 import {
   assertNoDuplicateEmails,
-  candidateSummaries,
   findOrCreateCandidate,
   getCandidate,
   importCandidateRows,
-  type CandidateSummaryView,
   type CandidateView,
 } from '../candidates/service.ts';
 import type { ImportCandidatesBody } from '../candidates/schemas.ts';
@@ -27,18 +25,17 @@ import {
   listStatusHistory,
   findApplicationVersion,
   moveApplicationIfVersion,
-  type ApplicationRow,
-  type ApplicationVersion,
+  type ApplicationWithCandidate,
 } from './repo.ts';
 import type { ApplicationListQuery, SubmitApplicationBody, UpdateStatusBody } from './schemas.ts';
 import { decideMove, funnelRank, type ApplicationStage } from './stages.ts';
 import {
   toStatusChangeView,
-  withCandidate,
+  toApplicationSummaryView,
   type ApplicationSummaryView,
   type StatusChangeView,
 } from './view.ts';
-import { isTransientTransactionError, type Db } from '../../db/client.ts';
+import { isTransientTransactionError } from '../../db/client.ts';
 
 export type ApplicationView = ApplicationSummaryView & { jobListing: JobListingView };
 
@@ -61,14 +58,13 @@ export async function getApplication(
   const found = await findApplicationVersion(ctx.db, companyId, id);
   if (!found) throw new NotFoundError('Application');
   const { listing, language } = await getJobListing(ctx, companyId, found.row.jobListingId, options.acceptLanguage);
-  return { application: { ...withCandidate(found.row, candidateOf(found)), jobListing: listing }, language };
+  return { application: { ...summaryOf(found), jobListing: listing }, language };
 }
 
-/** Applications with their candidates embedded: the candidates read from their module, in one query. */
-async function summaries(db: Db, companyId: string, rows: ApplicationRow[]): Promise<ApplicationSummaryView[]> {
-  if (rows.length === 0) return [];
-  const candidates = await candidateSummaries({ db }, companyId, rows.map((row) => row.candidateId));
-  return rows.map((row) => withCandidate(row, candidates));
+/** The application as answered, its candidate embedded (read with it: every application has one). */
+function summaryOf({ row, candidate }: ApplicationWithCandidate): ApplicationSummaryView {
+  if (!candidate) throw new Error(`application ${row.id} has no candidate ${row.candidateId}`);
+  return toApplicationSummaryView(row, candidate);
 }
 
 export async function listApplications(
@@ -85,10 +81,10 @@ export async function listApplications(
   const ordering = filters.updatedSince ? CHANGED_SINCE : NEWEST_FIRST;
   const position = startPage(ctx.secrets, query, 'applications', ordering, { companyId, ...filters });
   const { rows: fetched, total } = await listApplicationRows(ctx.db, companyId, filters, position);
-  const { rows, ...cursors } = endPage(fetched, position, (row) =>
+  const { rows, ...cursors } = endPage(fetched, position, ({ row }) =>
     ordering.sync ? [row.updatedAt, row.id] : [row.appliedAt, row.id],
   );
-  return toPage(await summaries(ctx.db, companyId, rows), total, position, cursors);
+  return toPage(rows.map(summaryOf), total, position, cursors);
 }
 
 /**
@@ -154,7 +150,6 @@ export async function updateApplicationStatus(
   for (let tries = 0; tries < MOVE_TRIES; tries++) {
     const found = await findApplicationVersion(ctx.db, companyId, id);
     if (!found) throw new NotFoundError('Application');
-    const candidates = candidateOf(found);
     const decision = decideMove(found.row.status as ApplicationStage, body.status, body.expectedStatus);
     if (decision.kind === 'conflict') throw staleStatus(decision.current, body.expectedStatus!);
     if (!listing) {
@@ -172,21 +167,16 @@ export async function updateApplicationStatus(
         eventValues: eventInsertValues({
           companyId,
           type: 'application.status_changed',
-          data: { application: withCandidate(row, candidates), previousStatus: decision.from, newStatus: decision.to, reason },
+          data: { application: summaryOf({ row, candidate: found.candidate }), previousStatus: decision.from, newStatus: decision.to, reason },
           occurredAt: now,
         }),
       });
       if (!moved) continue;
     }
     const presented = await listing;
-    return { application: { ...withCandidate(row, candidates), jobListing: presented.listing }, language: presented.language };
+    return { application: { ...summaryOf({ row, candidate: found.candidate }), jobListing: presented.listing }, language: presented.language };
   }
   throw new ConflictError('The application was moved concurrently again and again; read it again');
-}
-
-/** The read's candidate, keyed as withCandidate takes it (none: withCandidate says so). */
-function candidateOf(found: ApplicationVersion): Map<string, CandidateSummaryView> {
-  return new Map(found.candidate ? [[found.candidate.id, found.candidate]] : []);
 }
 
 function historyRow(principal: Principal, applicationId: string, from: ApplicationStage, to: ApplicationStage, reason: string | null, now: Date) {
