@@ -1,4 +1,6 @@
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryStatement } from '../../src/db/client.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { applicant, countEvents, countRows, eventsOf, makeListing } from '../helpers/factories.ts';
 
@@ -331,6 +333,52 @@ describe('PATCH /public/v1/applications/{id}/status', () => {
     const now = (await get(tenant, `/public/v1/applications/${application.id}`)).json();
     expect(now.status).toBe(at);
     expect(now.updatedAt).toBe(moves.map((m) => m.changedAt).sort().at(-1));
+  });
+
+  it('answers 409 to a move whose application another session keeps changing, and writes nothing for it', async () => {
+    const { tenant, application } = await withApplication();
+    const eventsBefore = await countEvents(t, tenant.companyId);
+    // Another writer changes the row between each try's read and its write (as an erasure could,
+    // once), so every try finds the row no longer the version it read: the change is made when the
+    // move reads the time, which it does between the two. PostgreSQL: another session (in a worker
+    // thread) commits it before the time is answered. Embedded (one session, queries run in the
+    // order asked): it is asked for before the move's write.
+    const touch = `update applications set updated_at = updated_at where id = '${application.id}'`;
+    const done = new Int32Array(new SharedArrayBuffer(4));
+    const writer = t.databaseUrl
+      ? new Worker(
+          `const { parentPort, workerData } = require('node:worker_threads');
+          const client = new (require('pg').Client)({ connectionString: workerData.url });
+          const connected = client.connect();
+          parentPort.on('message', async (text) => {
+            await connected;
+            await client.query(text);
+            Atomics.add(workerData.done, 0, 1);
+            Atomics.notify(workerData.done, 0);
+          });`,
+          { eval: true, workerData: { url: t.databaseUrl, done } },
+        )
+      : undefined;
+    const now = t.clock.now;
+    t.clock.now = () => {
+      if (writer) {
+        const before = Atomics.load(done, 0);
+        writer.postMessage(touch);
+        Atomics.wait(done, 0, before, 5_000);
+      } else {
+        void queryStatement(t.database.db, touch, []);
+      }
+      return now.call(t.clock);
+    };
+    const res = await move(tenant, application.id, { status: 'HIRED' }).finally(() => (t.clock.now = now));
+    await writer?.terminate();
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ error: 'CONFLICT', message: expect.stringMatching(/moved concurrently.*read it again/) });
+    expect((await get(tenant, `/public/v1/applications/${application.id}`)).json().status).toBe('ACTIVE');
+    expect((await get(tenant, `/public/v1/applications/${application.id}/history`)).json().pagination.totalElements).toBe(1);
+    expect(await countEvents(t, tenant.companyId)).toBe(eventsBefore);
+    // Once the row is left alone, the same move goes through.
+    expect((await move(tenant, application.id, { status: 'HIRED' })).statusCode).toBe(200);
   });
 
   it('answers 422 for an unknown stage, a missing status or unknown fields', async () => {

@@ -3,6 +3,8 @@ import { PgDialect, type PgColumn } from 'drizzle-orm/pg-core';
 import { queryStatement, type Db } from '../../db/client.ts';
 import { selectList } from '../../db/select-list.ts';
 import { applicationDayAtOffsetSql, keptCountQuery } from '../../infra/kept-counts/read.ts';
+import { eventInsertText } from '../../infra/outbox/record-event.ts';
+import type { CandidateSummaryView } from '../candidates/service.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
 import { funnelRank } from './stages.ts';
@@ -20,48 +22,97 @@ export async function findApplication(db: Db, companyId: string, id: string): Pr
   return row;
 }
 
-/** lockApplication's statement: $1 the company, $2 the application. */
-const LOCK_APPLICATION = `select ${selectList(applications)} from applications where company_id = $1 and id = $2 for update`;
+/** A candidate's summary read beside an application from the view candidate_summaries (its `c` alias). */
+interface CandidateColumns {
+  cFirstName: string | null;
+  cLastName: string | null;
+  cHeadline: string | null;
+  cEmail: string | null;
+  cPhone: string | null;
+}
+
+/** The view's columns, as CandidateColumns names them. */
+const CANDIDATE_COLUMNS = `c.first_name as "cFirstName", c.last_name as "cLastName", c.headline as "cHeadline", c.email as "cEmail", c.phone as "cPhone"`;
+
+/** findApplicationVersion's statement: $1 the company, $2 the application. */
+const APPLICATION_VERSION = `select ${selectList(applications, 'a')}, a.xmin::text as version, ${CANDIDATE_COLUMNS}
+  from applications a left join candidate_summaries c on c.id = a.candidate_id and c.company_id = $1
+  where a.company_id = $1 and a.id = $2`;
+
+/** An application and its candidate's summary, read together (candidate undefined only if missing, which the foreign key rules out). */
+export interface ApplicationWithCandidate {
+  row: ApplicationRow;
+  candidate: CandidateSummaryView | undefined;
+}
+
+/** Splits a row read with CANDIDATE_COLUMNS beside the application's columns. */
+function withCandidateColumns<R extends ApplicationRow>({ cFirstName, cLastName, cHeadline, cEmail, cPhone, ...row }: R & CandidateColumns) {
+  const candidate =
+    cEmail === null
+      ? undefined
+      : { id: row.candidateId, firstName: cFirstName!, lastName: cLastName!, headline: cHeadline, email: cEmail, phone: cPhone };
+  return { row, candidate };
+}
 
 /**
- * The company's application, row-locked until the transaction ends: status moves serialize on it.
- * A fixed statement prepared once per connection (queryStatement), as is the move's: building them
- * through the query builder at every move cost more than running them.
+ * The company's application, its row version (`xmin`: every update of the row changes it) and its
+ * candidate's summary (through the candidates module's view candidate_summaries), in one fixed
+ * statement prepared once per connection: a status move's read, and a single application's.
  */
-export async function lockApplication(db: Db, companyId: string, id: string): Promise<ApplicationRow | undefined> {
-  const [row] = await queryStatement<ApplicationRow>(db, LOCK_APPLICATION, [companyId, id]);
-  return row;
+export async function findApplicationVersion(
+  db: Db,
+  companyId: string,
+  id: string,
+): Promise<(ApplicationWithCandidate & { version: string }) | undefined> {
+  const [found] = await queryStatement<ApplicationRow & { version: string } & CandidateColumns>(db, APPLICATION_VERSION, [companyId, id]);
+  if (!found) return undefined;
+  const { row: { version, ...row }, candidate } = withCandidateColumns(found);
+  return { row, candidate, version };
 }
 
 const HISTORY_COLUMNS = Object.entries(getTableColumns(applicationStatusHistory)) as Array<[keyof StatusHistoryRow, PgColumn]>;
+const MOVE_VALUES = 6;
 
 /**
- * moveApplication's statement: $1 the company, $2 the application, $3 the new stage, $4 the time,
- * $5 the stage's funnel rank, then the history row's columns in their order in tables.ts. A
- * data-modifying WITH runs to completion whether or not the statement reads it.
+ * moveApplicationIfVersion's statement: $1 the company, $2 the application, $3 the row version,
+ * $4 the new stage, $5 the time, $6 the stage's funnel rank, then the history row's columns in their
+ * order in tables.ts, then the outbox event's (eventInsertText). A data-modifying WITH runs to
+ * completion whether or not the statement reads it; the history row and the event are written only
+ * if the update moved the row (`from moved`).
  */
-const MOVE_APPLICATION = `with moved as (
-    update applications set status = $3, updated_at = $4::timestamptz, furthest_stage = greatest(furthest_stage, $5::smallint)
-    where company_id = $1 and id = $2
+const MOVE_IF_VERSION = `with moved as (
+    update applications set status = $4, updated_at = $5::timestamptz, furthest_stage = greatest(furthest_stage, $6::smallint)
+    where company_id = $1 and id = $2 and xmin = $3::xid
     returning id
-  )
-  insert into application_status_history (${HISTORY_COLUMNS.map(([, column]) => column.name).join(', ')})
-  values (${HISTORY_COLUMNS.map((_, index) => `$${index + 6}`).join(', ')})`;
+  ),
+  history as (
+    insert into application_status_history (${HISTORY_COLUMNS.map(([, column]) => column.name).join(', ')})
+    select ${HISTORY_COLUMNS.map(([, column], index) => `$${index + MOVE_VALUES + 1}::${column.getSQLType()}`).join(', ')} from moved
+  ),
+  event as (${eventInsertText(MOVE_VALUES + HISTORY_COLUMNS.length + 1, 'moved')})
+  select count(*)::int as moved from moved`;
 
 /**
- * A status move of a row the caller holds locked (lockApplication), in one statement: the row
- * moves to the history row's stage at its time, its furthest funnel stage rises to that stage's
- * rank (`greatest` over the row as updated, so no rank is lost), and the history row is written.
- * The kept counts follow by the row's update trigger in the same statement. Answers the row as moved.
+ * A status move in one statement, no transaction around it (one statement is atomic): the row
+ * moves to the history row's stage at its time only if it is still `version`, its furthest funnel
+ * stage rises to that stage's rank (`greatest` over the row as updated, so no rank is lost), and
+ * then its history row and its outbox event (`eventValues`: eventInsertValues) are written; else
+ * nothing is and the answer is false. The UPDATE waits for a concurrent move of the row; once that
+ * one commits, the row is another version and this one changes nothing. The kept counts follow by
+ * the row's update trigger in the same statement.
  */
-export async function moveApplication(db: Db, current: ApplicationRow, history: StatusHistoryRow): Promise<ApplicationRow> {
-  const rank = funnelRank(history.toStatus);
+export async function moveApplicationIfVersion(
+  db: Db,
+  move: { version: string; history: StatusHistoryRow; eventValues: unknown[] },
+): Promise<boolean> {
+  const { history } = move;
   const columns = HISTORY_COLUMNS.map(([key]) => {
     const value = history[key];
     return value instanceof Date ? value.toISOString() : value;
   });
-  await queryStatement(db, MOVE_APPLICATION, [current.companyId, current.id, history.toStatus, history.changedAt.toISOString(), rank, ...columns]);
-  return { ...current, status: history.toStatus, updatedAt: history.changedAt, furthestStage: Math.max(current.furthestStage, rank) };
+  const values = [history.companyId, history.applicationId, move.version, history.toStatus, history.changedAt.toISOString(), funnelRank(history.toStatus)];
+  const [row] = await queryStatement<{ moved: number }>(db, MOVE_IF_VERSION, [...values, ...columns, ...move.eventValues]);
+  return row?.moved === 1;
 }
 
 /** Inserts the rows whose candidate has not applied to the listing yet; answers the rows inserted. */
@@ -118,11 +169,12 @@ const DEEP_OFFSET = 2_000;
 const APPLICATION_COLUMNS = sql.raw(selectList(applications));
 const dialect = new PgDialect();
 
-type PageRow = ApplicationRow & { total: number; id: string | null };
+type PageRow = ApplicationRow & CandidateColumns & { total: number; id: string | null };
 
 /**
- * A page of the company's applications and its total, in one statement (one round trip, one
- * snapshot: the total describes exactly the rows listed). Every filter is a condition of the same
+ * A page of the company's applications with their candidates' summaries (the candidates module's
+ * view candidate_summaries) and its total, in one statement (one round trip, one snapshot: the
+ * total describes exactly the rows listed). Every filter is a condition of the same
  * statement; the total is the kept count when the filters are ones it keeps (none, or statuses),
  * else a count through the filters' indexes. The total comes as a row of its own (a left join), so
  * a page past the end still answers it. The text depends only on which filters are given and the
@@ -133,7 +185,7 @@ export async function listApplications(
   companyId: string,
   filters: ApplicationFilters,
   page: PagePosition,
-): Promise<{ rows: ApplicationRow[]; total: number }> {
+): Promise<{ rows: ApplicationWithCandidate[]; total: number }> {
   const statuses = filters.statuses && filters.statuses.length > 0 ? filters.statuses : undefined;
   const conditions: SQL[] = [eq(applications.companyId, companyId)];
   if (filters.jobListingId) conditions.push(eq(applications.jobListingId, filters.jobListingId));
@@ -163,7 +215,8 @@ export async function listApplications(
   const direction = sql.raw(page.ordering.direction);
   const sortedBy = sync ? sql`p."updatedAt"` : sql`p."appliedAt"`;
   const query = dialect.sqlToQuery(
-    sql`select t.total, p.* from (select ${total} as total) t left join lateral (${rows}) p on true
+    sql`select t.total, p.*, ${sql.raw(CANDIDATE_COLUMNS)} from (select ${total} as total) t left join lateral (${rows}) p on true
+        left join candidate_summaries c on c.id = p."candidateId" and c.company_id = ${companyId}
         order by ${sortedBy} ${direction}, p.id ${direction}`,
   );
   // Planned once only where the best plan is the same whatever the values: not for a deep page
@@ -171,7 +224,7 @@ export async function listApplications(
   const planOnce = kept && !statuses && !deep;
   const found = await queryStatement<PageRow>(db, query.sql, query.params, { planOnce });
   if (found[0].id === null) return { rows: [], total: found[0].total };
-  return { rows: found.map(({ total: _total, ...row }) => row as ApplicationRow), total: found[0].total };
+  return { rows: found.map(({ total: _total, ...row }) => withCandidateColumns(row as ApplicationRow & CandidateColumns)), total: found[0].total };
 }
 
 /** The submission (no fromStatus) sorts before the moves of the same millisecond. */

@@ -7,7 +7,6 @@ import { withTransaction, type Principal, type ServiceContext } from '../../shar
 import { ConflictError, NotFoundError } from '../../shared/errors.ts';
 import {
   assertNoDuplicateEmails,
-  candidateSummaries,
   findOrCreateCandidate,
   getCandidate,
   importCandidateRows,
@@ -15,7 +14,7 @@ import {
 } from '../candidates/service.ts';
 import type { ImportCandidatesBody } from '../candidates/schemas.ts';
 import { getJobListing, type JobListingView, type LanguageOptions } from '../job-listings/service.ts';
-import { recordEvent } from '../../infra/outbox/record-event.ts';
+import { eventInsertValues } from '../../infra/outbox/record-event.ts';
 import { addCandidatesToPipeline, assertListingAcceptsApplications, enterPipeline } from './pipeline.ts';
 import {
   findApplication,
@@ -24,19 +23,19 @@ import {
   listApplicationsOfCandidate,
   listHistoryOfApplications,
   listStatusHistory,
-  lockApplication,
-  moveApplication,
-  type ApplicationRow,
+  findApplicationVersion,
+  moveApplicationIfVersion,
+  type ApplicationWithCandidate,
 } from './repo.ts';
 import type { ApplicationListQuery, SubmitApplicationBody, UpdateStatusBody } from './schemas.ts';
-import { decideMove, type ApplicationStage } from './stages.ts';
+import { decideMove, funnelRank, type ApplicationStage } from './stages.ts';
 import {
   toStatusChangeView,
-  withCandidate,
+  toApplicationSummaryView,
   type ApplicationSummaryView,
   type StatusChangeView,
 } from './view.ts';
-import { isTransientTransactionError, type Db } from '../../db/client.ts';
+import { isTransientTransactionError } from '../../db/client.ts';
 
 export type ApplicationView = ApplicationSummaryView & { jobListing: JobListingView };
 
@@ -56,18 +55,16 @@ export async function getApplication(
   id: string,
   options: LanguageOptions = {},
 ): Promise<PresentedApplication> {
-  const found = await findApplication(ctx.db, companyId, id);
+  const found = await findApplicationVersion(ctx.db, companyId, id);
   if (!found) throw new NotFoundError('Application');
-  const [summary] = await summaries(ctx.db, companyId, [found]);
-  const { listing, language } = await getJobListing(ctx, companyId, found.jobListingId, options.acceptLanguage);
-  return { application: { ...summary, jobListing: listing }, language };
+  const { listing, language } = await getJobListing(ctx, companyId, found.row.jobListingId, options.acceptLanguage);
+  return { application: { ...summaryOf(found), jobListing: listing }, language };
 }
 
-/** Applications with their candidates embedded: the candidates read from their module, in one query. */
-async function summaries(db: Db, companyId: string, rows: ApplicationRow[]): Promise<ApplicationSummaryView[]> {
-  if (rows.length === 0) return [];
-  const candidates = await candidateSummaries({ db }, companyId, rows.map((row) => row.candidateId));
-  return rows.map((row) => withCandidate(row, candidates));
+/** The application as answered, its candidate embedded (read with it: every application has one). */
+function summaryOf({ row, candidate }: ApplicationWithCandidate): ApplicationSummaryView {
+  if (!candidate) throw new Error(`application ${row.id} has no candidate ${row.candidateId}`);
+  return toApplicationSummaryView(row, candidate);
 }
 
 export async function listApplications(
@@ -84,10 +81,10 @@ export async function listApplications(
   const ordering = filters.updatedSince ? CHANGED_SINCE : NEWEST_FIRST;
   const position = startPage(ctx.secrets, query, 'applications', ordering, { companyId, ...filters });
   const { rows: fetched, total } = await listApplicationRows(ctx.db, companyId, filters, position);
-  const { rows, ...cursors } = endPage(fetched, position, (row) =>
+  const { rows, ...cursors } = endPage(fetched, position, ({ row }) =>
     ordering.sync ? [row.updatedAt, row.id] : [row.appliedAt, row.id],
   );
-  return toPage(await summaries(ctx.db, companyId, rows), total, position, cursors);
+  return toPage(rows.map(summaryOf), total, position, cursors);
 }
 
 /**
@@ -124,15 +121,22 @@ export async function submitApplication(
 }
 
 /**
+ * Tries of a status move before it answers 409. A try is lost only to a move of the same row that
+ * committed meanwhile, so with up to this many concurrent movers every one gets through.
+ */
+const MOVE_TRIES = 20;
+
+/**
  * Moves an application to any stage. Of two concurrent moves guarded by the same expectedStatus
  * exactly one succeeds and the other gets 409. The same stage again is a 200 that changes nothing
  * and emits nothing.
  *
- * One transaction: the row is locked, the move decided on what the lock read (decideMove), then
- * the row, its history row (moveApplication, one statement) and the outbox event are written. The
- * time is read after the lock, so a move that waited for another is stamped after it: the
- * history's order is the order the moves happened in. The embedded listing does not change with
- * the move: it is presented meanwhile, on another connection.
+ * Decided on a plain read (the row, its version and its candidate: decideMove), written by one
+ * statement conditional on the row still being the version read (the move, its history row and its
+ * outbox event together): two round trips, no transaction held open. A try lost to a concurrent
+ * move reads again; after MOVE_TRIES lost tries the answer is 409. The time is read after the
+ * version the move is written over was committed, so the history's order is the order the moves
+ * happened in. The embedded listing does not change with the move: it is presented meanwhile.
  */
 export async function updateApplicationStatus(
   ctx: ServiceContext,
@@ -143,29 +147,36 @@ export async function updateApplicationStatus(
 ): Promise<PresentedApplication> {
   const { companyId } = principal;
   let listing: Promise<{ listing: JobListingView; language: string }> | undefined;
-  const application = await withTransaction(ctx, async (tx) => {
-    const current = await lockApplication(tx.db, companyId, id);
-    if (!current) throw new NotFoundError('Application');
-    const now = ctx.clock.now();
-    const decision = decideMove(current.status as ApplicationStage, body.status, body.expectedStatus);
+  for (let tries = 0; tries < MOVE_TRIES; tries++) {
+    const found = await findApplicationVersion(ctx.db, companyId, id);
+    if (!found) throw new NotFoundError('Application');
+    const decision = decideMove(found.row.status as ApplicationStage, body.status, body.expectedStatus);
     if (decision.kind === 'conflict') throw staleStatus(decision.current, body.expectedStatus!);
-    listing = getJobListing(ctx, companyId, current.jobListingId, options.acceptLanguage);
-    listing.catch(() => {}); // awaited below; a move that fails meanwhile must not leave it unhandled
-    if (decision.kind === 'unchanged') return (await summaries(tx.db, companyId, [current]))[0];
-
-    const reason = body.reason ?? null;
-    const moved = await moveApplication(tx.db, current, historyRow(principal, id, decision.from, decision.to, reason, now));
-    const [application] = await summaries(tx.db, companyId, [moved]);
-    await recordEvent(tx.db, {
-      companyId,
-      type: 'application.status_changed',
-      data: { application, previousStatus: decision.from, newStatus: decision.to, reason },
-      occurredAt: now,
-    });
-    return application;
-  });
-  const presented = await listing!;
-  return { application: { ...application, jobListing: presented.listing }, language: presented.language };
+    if (!listing) {
+      listing = getJobListing(ctx, companyId, found.row.jobListingId, options.acceptLanguage);
+      listing.catch(() => {}); // awaited below; a move that fails meanwhile must not leave it unhandled
+    }
+    let row = found.row;
+    if (decision.kind === 'move') {
+      const now = ctx.clock.now();
+      const reason = body.reason ?? null;
+      row = { ...row, status: decision.to, updatedAt: now, furthestStage: Math.max(row.furthestStage, funnelRank(decision.to)) };
+      const moved = await moveApplicationIfVersion(ctx.db, {
+        version: found.version,
+        history: historyRow(principal, id, decision.from, decision.to, reason, now),
+        eventValues: eventInsertValues({
+          companyId,
+          type: 'application.status_changed',
+          data: { application: summaryOf({ row, candidate: found.candidate }), previousStatus: decision.from, newStatus: decision.to, reason },
+          occurredAt: now,
+        }),
+      });
+      if (!moved) continue;
+    }
+    const presented = await listing;
+    return { application: { ...summaryOf({ row, candidate: found.candidate }), jobListing: presented.listing }, language: presented.language };
+  }
+  throw new ConflictError('The application was moved concurrently again and again; read it again');
 }
 
 function historyRow(principal: Principal, applicationId: string, from: ApplicationStage, to: ApplicationStage, reason: string | null, now: Date) {
