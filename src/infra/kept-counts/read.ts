@@ -131,10 +131,19 @@ export async function keptTimeToHire(
  * one row (`day`: the UTC day of submission the offset falls in; `before`: how many applications
  * of later days come first), none past the end. From the kept per-day counts, so a deep list page
  * enters its index at that day instead of walking the offset. A fragment for the page's statement
- * (one snapshot with the rows it finds).
+ * (one snapshot with the rows it finds). Each value may be a placeholder of a statement built once
+ * and bound when it runs (statuses: a text[]).
  */
-export function applicationDayAtOffsetSql(companyId: string, statuses: readonly string[] | undefined, offset: number): SQL {
-  const only = statuses && statuses.length > 0 ? sql`and status = any(${sql.param(statuses)}::text[])` : sql``;
+export function applicationDayAtOffsetSql(
+  companyId: string | Placeholder,
+  statuses: readonly string[] | Placeholder | undefined,
+  offset: number | Placeholder,
+): SQL {
+  const only = statuses instanceof Placeholder
+    ? sql`and status = any(${statuses}::text[])`
+    : statuses && statuses.length > 0
+      ? sql`and status = any(${sql.param(statuses)}::text[])`
+      : sql``;
   return sql`select day, before from (
       select day, n, sum(n) over (order by day desc) - n as before from (
         select day, sum(n) as n from application_daily_counts where company_id = ${companyId} ${only}

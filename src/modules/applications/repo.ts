@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, gte, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, fillPlaceholders, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { PgDialect, type PgColumn } from 'drizzle-orm/pg-core';
 import { queryStatement, type Db } from '../../db/client.ts';
 import { selectList } from '../../db/select-list.ts';
@@ -6,7 +6,7 @@ import { applicationDayAtOffsetSql, keptCountQuery } from '../../infra/kept-coun
 import { eventInsertText } from '../../infra/outbox/record-event.ts';
 import type { CandidateSummaryView } from '../candidates/service.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
-import type { PagePosition } from '../../shared/pagination.ts';
+import { CHANGED_SINCE, NEWEST_FIRST, type PagePosition, type SortKeyValue } from '../../shared/pagination.ts';
 import { funnelRank } from './stages.ts';
 import { applications, applicationStatusHistory } from './tables.ts';
 
@@ -167,9 +167,41 @@ export interface ApplicationFilters {
 const DEEP_OFFSET = 2_000;
 
 const APPLICATION_COLUMNS = sql.raw(selectList(applications));
-const dialect = new PgDialect();
 
 type PageRow = ApplicationRow & CandidateColumns & { total: number; id: string | null };
+
+/** The values a page statement binds, by the name of its placeholder. */
+interface PageValues {
+  companyId: string;
+  jobListingId: string;
+  candidateId: string;
+  statuses: string[];
+  updatedSince: string;
+  afterKey: SortKeyValue;
+  afterId: SortKeyValue;
+  limit: number;
+  offset: number;
+}
+const value = (name: keyof PageValues) => sql.placeholder(name);
+/** The cursor's sort keys, as placeholders bound when the statement runs. */
+const AFTER_PLACEHOLDERS = [value('afterKey'), value('afterId')] as unknown as SortKeyValue[];
+
+/** Which filters a page has and its shape: each shape is one statement text, prepared once per connection. */
+interface PageShape {
+  jobListingId: boolean;
+  candidateId: boolean;
+  statuses: boolean;
+  updatedSince: boolean;
+  /** The sync ordering ((updatedAt, id) ascending), else newest first. */
+  sync: boolean;
+  after: boolean;
+  /** A newest-first page counted by the kept counts, from DEEP_OFFSET on, without a cursor. */
+  deep: boolean;
+}
+
+/** The kept counts count the page's total: no filter but statuses. */
+const isKept = (shape: Pick<PageShape, 'jobListingId' | 'candidateId' | 'updatedSince'>) =>
+  !shape.jobListingId && !shape.candidateId && !shape.updatedSince;
 
 /**
  * A page of the company's applications with their candidates' summaries (the candidates module's
@@ -177,9 +209,67 @@ type PageRow = ApplicationRow & CandidateColumns & { total: number; id: string |
  * total describes exactly the rows listed). Every filter is a condition of the same
  * statement; the total is the kept count when the filters are ones it keeps (none, or statuses),
  * else a count through the filters' indexes. The total comes as a row of its own (a left join), so
- * a page past the end still answers it. The text depends only on which filters are given and the
- * page's shape, so PostgreSQL prepares each shape once (queryStatement).
+ * a page past the end still answers it. Built once per shape from tables.ts, its values bound by
+ * name when it runs.
  */
+function pageStatement(shape: PageShape): { text: string; params: unknown[] } {
+  const where = and(
+    eq(applications.companyId, value('companyId')),
+    shape.jobListingId ? eq(applications.jobListingId, value('jobListingId')) : undefined,
+    shape.candidateId ? eq(applications.candidateId, value('candidateId')) : undefined,
+    shape.statuses ? sql`${applications.status} = any(${value('statuses')}::text[])` : undefined,
+    shape.updatedSince ? sql`${applications.updatedAt} >= ${value('updatedSince')}::timestamptz` : undefined,
+  )!;
+  const total = isKept(shape)
+    ? keptCountQuery(value('companyId'), 'applications', shape.statuses ? { statuses: value('statuses') } : {})
+    : sql`(select count(*)::int from ${applications} where ${where})`;
+
+  const ordering = shape.sync ? CHANGED_SINCE : NEWEST_FIRST;
+  const sortKeys = shape.sync ? [applications.updatedAt, applications.id] : [applications.appliedAt, applications.id];
+  const orderBy = sql.join(keysetOrderBy(sortKeys, { ordering }), sql`, `);
+  const rows = shape.deep
+    ? sql`select ${APPLICATION_COLUMNS} from ${applications} where ${applications.id} in (
+          with target as (${applicationDayAtOffsetSql(value('companyId'), shape.statuses ? value('statuses') : undefined, value('offset'))})
+          select ${applications.id} from ${applications}
+          where ${where} and ${applications.appliedAt} < (select (day + 1)::timestamp at time zone 'UTC' from target)
+          order by ${orderBy}
+          offset (select ${value('offset')}::bigint - before from target) limit ${value('limit')})`
+    : sql`select ${APPLICATION_COLUMNS} from ${applications}
+          where ${and(where, shape.after ? keysetAfter(sortKeys, { ordering, after: AFTER_PLACEHOLDERS }) : undefined)}
+          order by ${orderBy} limit ${value('limit')} offset ${value('offset')}`;
+  const direction = sql.raw(ordering.direction);
+  const sortedBy = shape.sync ? sql`p."updatedAt"` : sql`p."appliedAt"`;
+  const query = sql`select t.total, p.*, ${sql.raw(CANDIDATE_COLUMNS)} from (select ${total} as total) t left join lateral (${rows}) p on true
+        left join candidate_summaries c on c.id = p."candidateId" and c.company_id = ${value('companyId')}
+        order by ${sortedBy} ${direction}, p.id ${direction}`;
+  const { sql: text, params } = new PgDialect().sqlToQuery(query);
+  return { text, params };
+}
+
+const shapeKey = (shape: PageShape) =>
+  `${+shape.jobListingId}${+shape.candidateId}${+shape.statuses}${+shape.updatedSince}${+shape.sync}${+shape.after}${+shape.deep}`;
+const BOTH = [false, true];
+/** Every shape's statement, built once: fixed texts, as the database prepares them. */
+const PAGE_STATEMENTS: ReadonlyMap<string, { text: string; params: unknown[] }> = new Map(
+  BOTH.flatMap((jobListingId) =>
+    BOTH.flatMap((candidateId) =>
+      BOTH.flatMap((statuses) =>
+        BOTH.flatMap((updatedSince) =>
+          BOTH.flatMap((sync) =>
+            BOTH.flatMap((after) =>
+              BOTH.filter((deep) => !deep || (isKept({ jobListingId, candidateId, updatedSince }) && !sync && !after)).map((deep) => {
+                const shape = { jobListingId, candidateId, statuses, updatedSince, sync, after, deep };
+                return [shapeKey(shape), pageStatement(shape)] as const;
+              }),
+            ),
+          ),
+        ),
+      ),
+    ),
+  ),
+);
+
+/** `page`: newest first, or (updatedAt, id) ascending when its ordering is the sync one; see src/shared/pagination.ts. */
 export async function listApplications(
   db: Db,
   companyId: string,
@@ -187,42 +277,36 @@ export async function listApplications(
   page: PagePosition,
 ): Promise<{ rows: ApplicationWithCandidate[]; total: number }> {
   const statuses = filters.statuses && filters.statuses.length > 0 ? filters.statuses : undefined;
-  const conditions: SQL[] = [eq(applications.companyId, companyId)];
-  if (filters.jobListingId) conditions.push(eq(applications.jobListingId, filters.jobListingId));
-  if (filters.candidateId) conditions.push(eq(applications.candidateId, filters.candidateId));
-  if (statuses) conditions.push(sql`${applications.status} = any(${sql.param(statuses)}::text[])`);
-  if (filters.updatedSince) conditions.push(gte(applications.updatedAt, filters.updatedSince));
-  const where = and(...conditions)!;
-
-  const kept = !filters.jobListingId && !filters.candidateId && !filters.updatedSince;
-  const total = kept
-    ? keptCountQuery(companyId, 'applications', { statuses })
-    : sql`(select count(*)::int from ${applications} where ${where})`;
-
+  const filtered = {
+    jobListingId: Boolean(filters.jobListingId),
+    candidateId: Boolean(filters.candidateId),
+    updatedSince: Boolean(filters.updatedSince),
+  };
+  const kept = isKept(filtered);
   const sync = Boolean(page.ordering.sync);
-  const sortKeys = sync ? [applications.updatedAt, applications.id] : [applications.appliedAt, applications.id];
-  const deep = kept && !sync && !page.after && page.offset >= DEEP_OFFSET;
-  const rows = deep
-    ? sql`select ${APPLICATION_COLUMNS} from ${applications} where ${applications.id} in (
-          with target as (${applicationDayAtOffsetSql(companyId, statuses, page.offset)})
-          select ${applications.id} from ${applications}
-          where ${where} and ${applications.appliedAt} < (select (day + 1)::timestamp at time zone 'UTC' from target)
-          order by ${sql.join(keysetOrderBy(sortKeys, page), sql`, `)}
-          offset (select ${page.offset}::bigint - before from target) limit ${page.limit})`
-    : sql`select ${APPLICATION_COLUMNS} from ${applications}
-          where ${and(where, keysetAfter(sortKeys, page))}
-          order by ${sql.join(keysetOrderBy(sortKeys, page), sql`, `)} limit ${page.limit} offset ${page.offset}`;
-  const direction = sql.raw(page.ordering.direction);
-  const sortedBy = sync ? sql`p."updatedAt"` : sql`p."appliedAt"`;
-  const query = dialect.sqlToQuery(
-    sql`select t.total, p.*, ${sql.raw(CANDIDATE_COLUMNS)} from (select ${total} as total) t left join lateral (${rows}) p on true
-        left join candidate_summaries c on c.id = p."candidateId" and c.company_id = ${companyId}
-        order by ${sortedBy} ${direction}, p.id ${direction}`,
-  );
+  const shape: PageShape = {
+    ...filtered,
+    statuses: statuses !== undefined,
+    sync,
+    after: Boolean(page.after),
+    deep: kept && !sync && !page.after && page.offset >= DEEP_OFFSET,
+  };
+  const statement = PAGE_STATEMENTS.get(shapeKey(shape))!;
+  const values: Partial<PageValues> = {
+    companyId,
+    jobListingId: filters.jobListingId || undefined,
+    candidateId: filters.candidateId || undefined,
+    statuses,
+    updatedSince: filters.updatedSince?.toISOString(),
+    afterKey: page.after?.[0],
+    afterId: page.after?.[1],
+    limit: page.limit,
+    offset: page.offset,
+  };
   // Planned once only where the best plan is the same whatever the values: not for a deep page
   // (the day it starts from) nor for filters (how common their values are).
-  const planOnce = kept && !statuses && !deep;
-  const found = await queryStatement<PageRow>(db, query.sql, query.params, { planOnce });
+  const planOnce = kept && !shape.statuses && !shape.deep;
+  const found = await queryStatement<PageRow>(db, statement.text, fillPlaceholders(statement.params, values), { planOnce });
   if (found[0].id === null) return { rows: [], total: found[0].total };
   return { rows: found.map(({ total: _total, ...row }) => withCandidateColumns(row as ApplicationRow & CandidateColumns)), total: found[0].total };
 }
