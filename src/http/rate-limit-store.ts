@@ -147,7 +147,12 @@ export class RedisRateLimitStore implements RateLimitStore {
     const start = now - (now % windowMs);
     this.redisCalls += 1;
     return this.#redis.get(`ratelimit:${key}:${start}`).then(
-      (value) => this.#local.raise(key, windowMs, now, Number(value ?? 0)),
+      // Read, not raised: raising here could take in a hit whose own answer is still on its way,
+      // and that answer then counts it a second time (local.hit, then raise).
+      (value) => {
+        const local = this.#local.peek(key, windowMs, now);
+        return { count: Math.max(local.count, Number(value ?? 0)), resetMs: local.resetMs };
+      },
       (error: unknown) => {
         this.#lost(now, error);
         return this.#local.peek(key, windowMs, now);
