@@ -19,9 +19,11 @@ export class KeyCache<T> {
   /** Bumped by every invalidation: a read that started before one must not fill the cache. */
   private generation = 0;
   private readonly waiters = new Set<() => void>();
+  /** Settles once the first LISTEN was answered (or failed). */
+  private readonly started: Promise<void>;
 
   constructor(notifications: Notifications, channel: string) {
-    void notifications
+    this.started = notifications
       .listen(channel, {
         onMessage: () => this.invalidate(),
         onState: (listening) => {
@@ -29,9 +31,21 @@ export class KeyCache<T> {
           this.invalidate();
         },
       })
-      .catch(() => {
-        this.listening = false;
-      });
+      .then(
+        () => undefined,
+        () => {
+          this.listening = false;
+        },
+      );
+  }
+
+  /**
+   * Settles once this process listens (or knows it cannot). A process that changes a key right
+   * after it starts (the CLI) waits for this first, or it would not hear its own change and would
+   * answer before the servers dropped the key.
+   */
+  whenStarted(): Promise<void> {
+    return this.started;
   }
 
   private invalidate(): void {

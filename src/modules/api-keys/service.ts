@@ -124,6 +124,7 @@ export async function revokeApiKey(ctx: ServiceContext, companyId: string | unde
   if (!found) throw new NotFoundError('API key');
   // Answer once this process heard the revocation's notification: every listening server heard
   // it at the same commit, so the key already fails everywhere when the caller reads the answer.
+  await ctx.apiKeyCache?.whenStarted();
   const heard = found.revokedAt === null ? ctx.apiKeyCache?.nextInvalidation(2_000) : undefined;
   const row = await markApiKeyRevoked(ctx.db, id, ctx.clock.now());
   if (!row) throw new NotFoundError('API key');
