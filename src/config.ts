@@ -1,16 +1,23 @@
 // All settings come from the environment, are validated once at start, and are then passed
 // around as a plain object: nothing reads process.env at request time.
 import { isIP } from 'node:net';
+import { join } from 'node:path';
 import { EncryptionKeyError, parseEncryptionKey } from './shared/secret-box.ts';
 import { normalizeLanguageTag } from './shared/language-tags.ts';
 
 export type Mode = 'development' | 'production';
+
+export type FileStoreSettings = { kind: 'directory'; dir: string };
 
 export interface Config {
   port: number;
   host: string;
   baseUrl: string;
   dataDir: string;
+  /** Where uploaded files' bytes are kept (FILE_STORE): a directory (default DATA_DIR/files) or S3-compatible storage. */
+  fileStore: FileStoreSettings;
+  /** The largest file accepted, in bytes (FILE_MAX_BYTES, default 10 MB). */
+  fileMaxBytes: number;
   /** PostgreSQL connection string; undefined means the embedded database (PGlite in dataDir). */
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
@@ -326,6 +333,8 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     baseUrl,
     dataDir: env.DATA_DIR || './data',
+    fileStore: { kind: oneOf(env, 'FILE_STORE', ['directory'] as const, 'directory'), dir: env.FILES_DIR || join(env.DATA_DIR || './data', 'files') },
+    fileMaxBytes: integer(env, 'FILE_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     databaseUrl,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

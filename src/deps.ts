@@ -8,6 +8,8 @@ import { createLogger } from './shared/logger.ts';
 import { createMetrics, type Metrics } from './shared/metrics.ts';
 import { createLibreTranslateTranslator } from './adapters/translation/libretranslate.ts';
 import type { Translator } from './adapters/translation/translator.ts';
+import { DirectoryFileStore } from './adapters/file-store/directory.ts';
+import type { FileStore } from './adapters/file-store/file-store.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { startDatabase } from './db/start.ts';
@@ -38,6 +40,8 @@ export interface Deps {
   /** Machine translation (TRANSLATOR_URL); undefined: none configured. */
   translator: Translator | undefined;
   webhookTransport: WebhookTransport;
+  /** Uploaded files' bytes (FILE_STORE): a directory, or S3-compatible storage. */
+  fileStore: FileStore;
   rateLimitStore: RateLimitStore;
   /** Social sign-in clients (Google, LinkedIn, Facebook) from config.social: one per configured provider. */
   socialConnectors: SocialConnectors;
@@ -56,7 +60,7 @@ export interface Deps {
 }
 
 /** Replacements for tests: a test database, a clock they can move, a fake translator. */
-export type DepsOverrides = Partial<Pick<Deps, 'database' | 'clock' | 'secrets' | 'log' | 'metrics' | 'translator' | 'webhookTransport' | 'rateLimitStore' | 'socialConnectors'>>;
+export type DepsOverrides = Partial<Pick<Deps, 'database' | 'clock' | 'secrets' | 'log' | 'metrics' | 'translator' | 'fileStore' | 'webhookTransport' | 'rateLimitStore' | 'socialConnectors'>>;
 
 /** The translator the configuration switches on, or undefined when none is configured. */
 export function translatorFromConfig(config: Pick<Config, 'translatorUrl' | 'translatorApiKey'>): Translator | undefined {
@@ -64,6 +68,10 @@ export function translatorFromConfig(config: Pick<Config, 'translatorUrl' | 'tra
   return createLibreTranslateTranslator({ url: config.translatorUrl, apiKey: config.translatorApiKey });
 }
 
+/** The file store the configuration names. */
+export function fileStoreFromConfig(config: Pick<Config, 'fileStore'>): FileStore {
+  return new DirectoryFileStore(config.fileStore.dir);
+}
 
 export async function buildDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
   // Keys first: a missing or malformed key stops the start before the database is touched.
@@ -74,6 +82,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const metrics = overrides.metrics ?? createMetrics({ process: 'api' });
   const translator = 'translator' in overrides ? overrides.translator : translatorFromConfig(config);
   const webhookTransport = overrides.webhookTransport ?? createWebhookTransport({ allowLocal: config.webhookAllowLocal });
+  const fileStore = overrides.fileStore ?? fileStoreFromConfig(config);
   const rateLimitStore =
     overrides.rateLimitStore ?? (config.redisUrl
       ? new RedisRateLimitStore(config.redisUrl, { retryMs: config.redisBreakerMs, log })
@@ -86,6 +95,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     secrets,
     translator,
     translatorLanguages: config.translatorLanguages,
+    fileStore,
     notifications: database,
     fence: idempotencyFence,
     apiKeyCache: createApiKeyCache(database),
@@ -106,6 +116,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     metrics,
     translator,
     webhookTransport,
+    fileStore,
     rateLimitStore,
     socialConnectors,
     idempotencyFence,
@@ -116,6 +127,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
       closed = true;
       if (!overrides.webhookTransport) await webhookTransport.close();
       if (!overrides.rateLimitStore) await rateLimitStore.close();
+      if (!overrides.fileStore) await fileStore.close();
       if (!overrides.metrics) metrics.close();
       if (!overrides.database) await database.close();
     },

@@ -1,6 +1,7 @@
 // What every service needs from the outside world, passed explicitly so tests can control it.
 import type { Db, NotificationListener } from '../db/client.ts';
 import type { Translator } from '../adapters/translation/translator.ts';
+import type { FileStore } from '../adapters/file-store/file-store.ts';
 import type { Clock } from './clock.ts';
 import type { SecretBox } from './secret-box.ts';
 
@@ -23,6 +24,8 @@ export interface ServiceContext {
   secrets: SecretBox;
   /** The configured machine translator (TRANSLATOR_URL); undefined: only stored translations are used. */
   translator?: Translator | undefined;
+  /** Where uploaded files' bytes are kept (src/adapters/file-store); none: files cannot be stored. */
+  fileStore?: FileStore | undefined;
   /** LISTEN/NOTIFY of the database (caches invalidated by commits, workers woken by them). */
   notifications?: { listen(channel: string, listener: NotificationListener): Promise<() => Promise<void>> } | undefined;
   /** The languages listings are machine-translated into when their texts are written (TRANSLATOR_LANGUAGES). */
