@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv } from '../helpers/child-env.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/test-app.ts';
 import { signInAndGetTokens } from './oauth-client.ts';
-import { freePort } from './server.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const SERVER = fileURLToPath(new URL('../../src/server.ts', import.meta.url));
 const usingPostgres = Boolean(process.env.DATABASE_URL);

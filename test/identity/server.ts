@@ -1,15 +1,5 @@
-import { createServer } from 'node:net';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
+import { freePort } from '../helpers/free-port.ts';
 
 export interface ListeningApp extends TestApp {
   baseUrl: string;

@@ -7,7 +7,8 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userByEmail } from '../helpers/users.ts';
 import { startFakeGoogle, type FakeGoogle } from '../social/fake-google.ts';
-import { clickProvider, exchangeCode, freePort, openSignInPage, startServer, type RunningServer } from '../social/flow.ts';
+import { freePort } from '../helpers/free-port.ts';
+import { clickProvider, exchangeCode, openSignInPage, startServer, type RunningServer } from '../social/flow.ts';
 import { Browser, formAction } from './browser.ts';
 
 let server: RunningServer;

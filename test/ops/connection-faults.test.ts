@@ -7,7 +7,6 @@
 // process with no connection to lose. Only this file's own database's sessions are terminated.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -25,6 +24,7 @@ import { childEnv } from '../helpers/child-env.ts';
 import { appendChildLogLines } from '../helpers/suite-log.ts';
 import { openTestDatabase, TEST_ENCRYPTION_KEY, type TestDatabase } from '../helpers/test-app.ts';
 import { eventually, startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Applications moved at once, each by its own loop. */
@@ -39,16 +39,6 @@ interface Proc {
   child: ChildProcess;
   output: string[];
   port: number;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
 }
 
 describe.skipIf(!process.env.DATABASE_URL)('fault drill: sessions terminated under load (PostgreSQL only: PGlite is one process with no connection to lose)', () => {

@@ -5,7 +5,6 @@
 // SIGTERM lets a worker finish the sends it has in flight. PGlite is single-process: PostgreSQL only.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +21,7 @@ import { createSecretBox, parseEncryptionKey } from '../../src/shared/secret-box
 import { childEnv } from '../helpers/child-env.ts';
 import { openTestDatabase, TEST_ENCRYPTION_KEY, type TestDatabase } from '../helpers/test-app.ts';
 import { eventually, startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -35,16 +35,6 @@ interface Proc {
   child: ChildProcess;
   output: string[];
   port: number;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
 }
 
 describe.skipIf(!process.env.DATABASE_URL)('two servers and two workers on one PostgreSQL and one Redis (PostgreSQL only: PGlite is single-process)', () => {

@@ -1,24 +1,16 @@
 // Drives our authorization server over real HTTP the way the dashboard and a browser do: our
 // /oauth2/authorize (PKCE), our sign-in page, a provider button, the provider (a local stand-in),
 // our callback, back into the authorization request, and the code exchanged at our /oauth2/token.
-import { createServer } from 'node:net';
 import * as oidc from 'openid-client';
 import { expect } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 import { Browser, type BrowserResponse } from '../helpers/browser.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 export interface RunningServer {
   base: string;
   test: TestApp;
   close(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** Our server listening on loopback, its BASE_URL its real address (the issuer and redirect URIs depend on it). */

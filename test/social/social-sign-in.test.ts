@@ -8,7 +8,8 @@ import { getMembership } from '../../src/modules/users/service.ts';
 import { userByEmail } from '../helpers/users.ts';
 import { startFakeFacebook, type FakeFacebook } from './fake-facebook.ts';
 import { startFakeGoogle, type FakeGoogle } from './fake-google.ts';
-import { bearer, clickProvider, exchangeCode, freePort, openSignInPage, providerButton, signInWith, startServer, type RunningServer } from './flow.ts';
+import { freePort } from '../helpers/free-port.ts';
+import { bearer, clickProvider, exchangeCode, openSignInPage, providerButton, signInWith, startServer, type RunningServer } from './flow.ts';
 import { Browser } from '../helpers/browser.ts';
 
 let server: RunningServer;
