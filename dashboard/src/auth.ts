@@ -3,6 +3,8 @@
 // storage a script on another tab or an extension reads at leisure); the verifier and state wait in
 // sessionStorage across the one redirect. The access token is refreshed shortly before it expires
 // (the refresh token rotates: the new one replaces the old), and once more on a 401.
+import { replaceAddress } from './router';
+
 const CLIENT_ID = 'dashboard';
 const BASE = `${window.location.origin}`;
 const REDIRECT_URI = `${BASE}/dashboard/callback`;
@@ -11,6 +13,8 @@ const PENDING = 'dashboard.sign-in';
 interface Tokens {
   accessToken: string;
   refreshToken: string | undefined;
+  /** The sign-in's ID token: sign-out sends it back, so the server knows it is the dashboard asking. */
+  idToken: string | undefined;
   expiresAt: number;
 }
 
@@ -70,6 +74,7 @@ async function tokenRequest(form: Record<string, string>): Promise<Tokens> {
   return {
     accessToken: body.access_token,
     refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : undefined,
+    idToken: typeof body.id_token === 'string' ? body.id_token : undefined,
     expiresAt: Date.now() + Number(body.expires_in ?? 60) * 1000,
   };
 }
@@ -108,7 +113,7 @@ async function signIn(): Promise<void> {
       code_verifier: pending!.verifier,
     });
     const back = pending!.returnTo.startsWith('/dashboard') && !pending!.returnTo.startsWith('/dashboard/callback') ? pending!.returnTo : '/dashboard/';
-    window.history.replaceState(null, '', back);
+    replaceAddress(back);
     return;
   }
   await startSignIn();
@@ -118,7 +123,8 @@ async function refresh(): Promise<boolean> {
   if (!tokens?.refreshToken) return false;
   refreshing ??= tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refreshToken })
     .then((fresh) => {
-      tokens = fresh;
+      // A refresh answers no new ID token: keep the sign-in's.
+      tokens = { ...fresh, idToken: fresh.idToken ?? tokens?.idToken };
       return true;
     })
     .catch(() => false)
@@ -148,14 +154,28 @@ export async function currentUser(): Promise<SignedInUser> {
   return (await response.json()) as SignedInUser;
 }
 
+/**
+ * Revokes both tokens, then ends the authorization server's session (RP-initiated logout, with the
+ * ID token as the hint, so the server confirms it without asking again) and comes back to
+ * /dashboard/, which then shows the sign-in page.
+ */
 export async function signOut(): Promise<void> {
-  if (tokens?.refreshToken) {
-    await fetch(`${BASE}/oauth2/revoke`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_id: CLIENT_ID, token: tokens.refreshToken }).toString(),
-    }).catch(() => undefined);
-  }
+  const ending = tokens;
   tokens = undefined;
-  window.location.assign(`${BASE}/oauth2/logout?client_id=${CLIENT_ID}&post_logout_redirect_uri=${encodeURIComponent(`${BASE}/dashboard/`)}`);
+  await Promise.all(
+    [ending?.refreshToken, ending?.accessToken].filter((token): token is string => Boolean(token)).map((token) =>
+      fetch(`${BASE}/oauth2/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ client_id: CLIENT_ID, token }).toString(),
+      }).catch(() => undefined),
+    ),
+  );
+  const url = new URL(`${BASE}/oauth2/logout`);
+  url.search = new URLSearchParams({
+    client_id: CLIENT_ID,
+    post_logout_redirect_uri: `${BASE}/dashboard/`,
+    ...(ending?.idToken ? { id_token_hint: ending.idToken } : {}),
+  }).toString();
+  window.location.assign(url.href);
 }

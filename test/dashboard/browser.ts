@@ -1,13 +1,19 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser), for the dashboard's
 // end-to-end tests. One browser and one page per suite: starting Chromium is the slow part.
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+/**
+ * Where the pages are photographed: test-results/screenshots, so `npm test` changes no tracked file;
+ * `npm run screenshots` points SCREENSHOTS_DIR at docs/screenshots to refresh the docs' copies.
+ */
+export const SCREENSHOTS = process.env.SCREENSHOTS_DIR
+  ? resolve(process.env.SCREENSHOTS_DIR)
+  : fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
 // Without the background-networking flags Chromium calls Google's hosts at start, which this
 // machine's closed network refuses: nothing may leave the machine.

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Response } from 'playwright-core';
 import { buildDashboard } from '../../scripts/build-dashboard.ts';
 import { runWebhookWorkerOnce } from '../../src/modules/webhooks/delivery-worker.ts';
 import { createWebhookTransport } from '../../src/modules/webhooks/transport.ts';
@@ -481,7 +481,10 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     );
     await open('/pipeline', 'Pipeline');
     const picker = page.getByRole('combobox', { name: 'Job listing' });
-    await poll(() => picker.inputValue()).toMatch(/^Pipe fitter \d+$/);
+    // Opened on the newest ACTIVE listing (not the newest draft), and the address names it.
+    const [newestActive] = (await api('/public/v1/job-listings?size=1&status=ACTIVE')).data;
+    await poll(() => picker.inputValue()).toBe(newestActive.position.value);
+    await poll(() => new URL(page.url()).searchParams.get('listing')).toBe(newestActive.id);
     await picker.click();
     await page.getByRole('option', { name: /^Show more \(\d+ not shown\)/ }).waitFor();
     expect(await page.getByRole('option').count()).toBe(21); // 20 listings and "Show more"
@@ -625,5 +628,72 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await expectAccessible('overview');
     // Everything the pages loaded came from the app's own origin.
     expect(driver.foreignRequests).toEqual([]);
+  });
+
+  it('a reload and a shared link open the page and the state they name; back undoes a step', async () => {
+    const [welder] = (await api('/public/v1/job-listings?size=10&status=ACTIVE')).data.filter((item: { position: { value: string } }) => item.position.value === 'Senior welder');
+    const picker = page.getByRole('combobox', { name: 'Job listing' });
+    await page.goto(`/dashboard/pipeline?listing=${welder.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Pipeline' }).waitFor();
+    await poll(() => picker.inputValue()).toBe('Senior welder');
+    await page.getByRole('region', { name: 'Pipeline board' }).getByText('Ada Lovelace').waitFor();
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Pipeline' }).waitFor();
+    await poll(() => picker.inputValue()).toBe('Senior welder');
+    expect(new URL(page.url()).searchParams.get('listing')).toBe(welder.id);
+
+    // The last listing used opens when the address names none.
+    await open('/candidates', 'Candidates');
+    await open('/pipeline', 'Pipeline');
+    await poll(() => picker.inputValue()).toBe('Senior welder');
+
+    // A search and an open profile survive a reload; back closes the profile, forward opens it again.
+    await page.goto('/dashboard/candidates?q=codebreaker');
+    await page.getByRole('heading', { level: 1, name: 'Candidates' }).waitFor();
+    await poll(() => page.getByLabel('Search candidates').inputValue()).toBe('codebreaker');
+    await page.getByRole('button', { name: 'Turing, Alan Turing' }).click();
+    const profile = page.getByRole('dialog', { name: 'Candidate' });
+    await profile.getByText('Cryptanalysis').waitFor();
+    const candidateId = new URL(page.url()).searchParams.get('candidate');
+    expect(candidateId).toMatch(/^[0-9a-f-]{36}$/);
+    await page.reload();
+    await profile.getByText('Cryptanalysis').waitFor();
+    expect(await page.getByRole('button', { name: 'Grace Hopper' }).count()).toBe(0);
+    await page.goBack();
+    await poll(() => profile.count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get('q')).toBe('codebreaker');
+    await page.goForward();
+    await profile.getByText('Cryptanalysis').waitFor();
+  });
+
+  it('sign out ends the session and revokes the tokens in one click; the next visit asks to sign in', async () => {
+    // The tokens this page load gets, read off the token endpoint's answer.
+    const issued: Array<{ access_token: string; refresh_token?: string }> = [];
+    const record = async (response: Response) => {
+      if (new URL(response.url()).pathname === '/oauth2/token' && response.ok()) issued.push(await response.json());
+    };
+    page.on('response', record);
+    await page.goto('/dashboard/');
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await poll(() => issued.length).toBeGreaterThan(0);
+    page.off('response', record);
+    const { access_token: accessToken, refresh_token: refreshToken } = issued.at(-1)!;
+    expect((await fetch(`${t.baseUrl}/oauth2/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } })).status).toBe(200);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    // Straight to the sign-in page: no second button to press on the way.
+    await poll(() => new URL(page.url()).pathname).toMatch(/^\/sign-in\//);
+    await page.getByLabel('E-mail').waitFor();
+    // Both tokens are dead.
+    expect((await fetch(`${t.baseUrl}/oauth2/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } })).status).toBe(401);
+    const refreshed = await fetch(`${t.baseUrl}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: 'dashboard', grant_type: 'refresh_token', refresh_token: refreshToken! }).toString(),
+    });
+    expect(refreshed.status).toBe(400);
+    // A new visit does not sign the person back in.
+    await page.goto('/dashboard/pipeline');
+    await poll(() => new URL(page.url()).pathname).toMatch(/^\/sign-in\//);
+    await page.getByLabel('E-mail').waitFor();
   });
 });

@@ -1,5 +1,6 @@
 import { Alert, Badge, Button, Card, Drawer, FileInput, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
+import { useQueryParam } from '../router';
 import { api, ApiError, call, useLoad, type Schemas } from '../api';
 import { ResourceTable, useAction } from '../components';
 import { ListingPicker, type PickedListing } from '../listing-picker';
@@ -220,10 +221,16 @@ function Profile({ id, onClose }: { id: string; onClose: () => void }) {
 
 export function CandidatesPage() {
   const isAdmin = useIsAdmin();
-  const [query, setQuery] = useState('');
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [open, setOpen] = useState<string>();
+  // The search, the page and the open profile live in the address: a reload or a link shows them again.
+  const [searchParam, setSearchParam] = useQueryParam('q');
+  const [pageParam, setPageParam] = useQueryParam('page');
+  const [openParam, setOpenParam] = useQueryParam('candidate');
+  const search = searchParam ?? '';
+  const page = Math.max(1, Number.parseInt(pageParam ?? '1', 10) || 1);
+  const setPage = (next: number) => setPageParam(next > 1 ? String(next) : null, 'push');
+  const open = openParam ?? undefined;
+  const setOpen = (id: string | undefined) => setOpenParam(id ?? null, id ? 'push' : 'replace');
+  const [query, setQuery] = useState(search);
   const candidates = useLoad(
     () => call(api.GET('/public/v1/candidates', { params: { query: { page: page - 1, size: 20, ...(search ? { q: search } : {}) } } })),
     [page, search],
@@ -235,8 +242,8 @@ export function CandidatesPage() {
         role="search"
         onSubmit={(event) => {
           event.preventDefault();
-          setSearch(query.trim());
-          setPage(1);
+          setSearchParam(query.trim(), 'push');
+          setPageParam(null);
         }}
       >
         <Group align="flex-end" wrap="wrap">

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { api, ApiError, call, useLoad, type Schemas } from '../api';
 import { Notice } from '../components';
 import { ListingPicker, type PickedListing } from '../listing-picker';
+import { useQueryParam } from '../router';
 import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo } from '../ui';
 
 type Application = Schemas['ApplicationSummary'];
@@ -140,14 +141,61 @@ function ApplicationDrawer({ id, onClose }: { id: string; onClose: () => void })
   );
 }
 
+const LAST_LISTING = 'dashboard.pipeline.listing';
+
+function rememberedListing(): string | null {
+  try {
+    return localStorage.getItem(LAST_LISTING);
+  } catch {
+    return null;
+  }
+}
+
+function rememberListing(id: string): void {
+  try {
+    localStorage.setItem(LAST_LISTING, id);
+  } catch {
+    // Storage refused (private mode): the address still keeps the choice.
+  }
+}
+
+/** The listing to open: the one asked for, else the last one used here, else the newest active one, else the newest. */
+async function openingListing(wanted: string | null): Promise<PickedListing | null> {
+  for (const id of [wanted, rememberedListing()]) {
+    if (!id) continue;
+    try {
+      const listing = await call(api.GET('/public/v1/job-listings/{id}', { params: { path: { id } } }));
+      return { id: listing.id, label: listing.position.value };
+    } catch {
+      // Deleted, or of another company: fall through to the next choice.
+    }
+  }
+  const active = await call(api.GET('/public/v1/job-listings', { params: { query: { size: 1, status: ['ACTIVE'] } } }));
+  const newest = active.data[0] ?? (await call(api.GET('/public/v1/job-listings', { params: { query: { size: 1 } } }))).data[0];
+  return newest ? { id: newest.id, label: newest.position.value } : null;
+}
+
 export function PipelinePage() {
-  // The newest listing is shown first; any other is found by typing in the picker.
-  const newest = useLoad(() => call(api.GET('/public/v1/job-listings', { params: { query: { size: 1 } } })), []);
-  // Undefined until the person picks one: until then, the newest.
-  const [chosen, setPicked] = useState<PickedListing | null>();
-  const newestListing = newest.data?.data[0];
-  const picked = chosen !== undefined ? chosen : newestListing ? { id: newestListing.id, label: newestListing.position.value } : null;
+  // The listing shown is in the address (?listing=), so a reload or a shared link opens it again.
+  const [listingParam, setListingParam] = useQueryParam('listing');
+  const [pickedHere, setPickedHere] = useState<PickedListing>();
+  const opening = useLoad(async () => {
+    if (listingParam && pickedHere?.id === listingParam) return pickedHere;
+    const found = await openingListing(listingParam);
+    if (found && found.id !== listingParam) {
+      // Opened by default (or the address named a listing that is gone): the address says which.
+      setPickedHere(found);
+      setListingParam(found.id);
+    }
+    return found;
+  }, [listingParam]);
+  const picked = opening.data ?? null;
   const listing = picked?.id ?? null;
+  const pick = (next: PickedListing) => {
+    setPickedHere(next);
+    rememberListing(next.id);
+    setListingParam(next.id, 'push');
+  };
   const [open, setOpen] = useState<string>();
   const [conflict, setConflict] = useState<string>();
   const [error, setError] = useState<unknown>();
@@ -194,12 +242,12 @@ export function PipelinePage() {
   return (
     <Page>
       <PageHeader title="Pipeline" />
-      <LoadState state={newest} label="Loading listings">
-        {({ data }) =>
-          data.length === 0 ? (
+      <LoadState state={opening} label="Loading listings">
+        {(found) =>
+          found === null ? (
             <Empty>No job listings yet: create and publish one to receive applications.</Empty>
           ) : (
-            <ListingPicker label="Job listing" value={picked} onChange={(next) => next && setPicked(next)} showStatus width={{ base: '100%', sm: 360 }} />
+            <ListingPicker label="Job listing" value={picked} onChange={(next) => next && pick(next)} showStatus width={{ base: '100%', sm: 360 }} />
           )
         }
       </LoadState>

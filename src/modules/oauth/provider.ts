@@ -8,12 +8,14 @@ import { messagePage } from '../../shared/html-page.ts';
 import { ALL_SCOPES, SCOPES } from '../api-keys/scopes.ts';
 import { getMembership, getUser } from '../users/service.ts';
 import { databaseAdapter } from './adapter.ts';
-import { dashboardClient, hashClientSecret, isFirstPartyClient } from './clients.ts';
+import { DASHBOARD_CLIENT_ID, dashboardClient, hashClientSecret, isFirstPartyClient } from './clients.ts';
 import { bindGrant, grantStillCurrent, membershipOfGrant } from './grant-binding.ts';
 import type { OidcKeys } from './keys.ts';
 
 export const OAUTH_PREFIX = '/oauth2';
 export const SIGN_IN_PREFIX = '/sign-in';
+/** Sends the sign-out confirmation of the dashboard's own sign-out (served by routes.ts). */
+export const SIGN_OUT_SCRIPT = `${SIGN_IN_PREFIX}/assets/sign-out.js`;
 
 export const TOKEN_TTL_SECONDS = {
   AccessToken: 15 * 60,
@@ -128,9 +130,14 @@ export function buildProvider(ctx: ServiceContext, settings: ProviderSettings, k
         enabled: true,
         async logoutSource(koa, form) {
           koa.type = 'html';
-          koa.body = messagePage('Sign out', 'Signing you out...').replace(
+          // The dashboard's own sign-out (its client, with the ID token it was given: a link from
+          // another site has none) is confirmed at once by a script of this origin; any other asks.
+          const confirmAtOnce = koa.oidc.client?.clientId === DASHBOARD_CLIENT_ID && Boolean(koa.oidc.params?.id_token_hint);
+          koa.body = messagePage('Sign out', confirmAtOnce ? 'Signing you out...' : 'Sign out of the recruiting dashboard?').replace(
             '</main>',
-            `${form}<button class="primary" form="op.logoutForm" type="submit" name="logout" value="yes">Sign out</button></main>`,
+            `${form}<button class="primary" form="op.logoutForm" type="submit" name="logout" value="yes">Sign out</button>${
+              confirmAtOnce ? `<script src="${SIGN_OUT_SCRIPT}" defer></script>` : ''
+            }</main>`,
           );
         },
         async postLogoutSuccessSource(koa) {

@@ -12,7 +12,7 @@ import { getMembership, getUser, signInVerifiedUser } from '../users/service.ts'
 import { DASHBOARD_CLIENT_ID, dashboardRedirectUris } from './clients.ts';
 import { bindGrant, grantStillCurrent } from './grant-binding.ts';
 import { consentPage, signInPage } from './pages.ts';
-import { describeScope, OAUTH_PREFIX, SIGN_IN_PREFIX, TOKEN_TTL_SECONDS } from './provider.ts';
+import { describeScope, OAUTH_PREFIX, SIGN_IN_PREFIX, SIGN_OUT_SCRIPT, TOKEN_TTL_SECONDS } from './provider.ts';
 import { completeSignIn, type Identity } from './service.ts';
 
 export interface OAuthRouteOptions {
@@ -126,6 +126,16 @@ export async function oauthRoutes(app: AppInstance, options: OAuthRouteOptions):
       }).toString();
       return reply.code(303).header('location', url.href).send();
     });
+    // The sign-out page's only script (the pages allow scripts of this origin only, none inline):
+    // it presses the page's own "Sign out" button, with the form's one-time token in it.
+    scope.get(SIGN_OUT_SCRIPT, { schema: { hide: true } }, async (_request, reply) =>
+      reply
+        .type('text/javascript; charset=utf-8')
+        .header('cache-control', 'public, max-age=3600')
+        .send(
+          "const form = document.getElementById('op.logoutForm');\nconst button = document.querySelector('button[form=\"op.logoutForm\"]');\nif (form && button) form.requestSubmit(button);\n",
+        ),
+    );
     scope.get<{ Params: { uid: string } }>(`${SIGN_IN_PREFIX}/:uid`, { schema: hidden }, async (request, reply) => {
       const interaction = await details(request, reply);
       const uid = encodeURIComponent(interaction.uid);
