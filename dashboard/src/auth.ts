@@ -57,7 +57,9 @@ export async function startSignIn(returnTo = window.location.pathname + window.l
     code_challenge: await challengeOf(verifier),
     code_challenge_method: 'S256',
   }).toString();
-  window.location.assign(url.href);
+  // Replace, not assign: the way out through the sign-in leaves no history entry that would send
+  // the back button into the sign-in again.
+  window.location.replace(url.href);
   return new Promise<never>(() => {});
 }
 

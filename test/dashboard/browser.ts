@@ -73,7 +73,7 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 
 /**
  * At 1280 and at 390 pixels wide: axe's serious and critical violations (returned, prefixed with the
- * width), and a screenshot, docs/screenshots/<name>-1280.png and -390.png.
+ * width), and a screenshot, <SCREENSHOTS>/<name>-1280.png and -390.png.
  */
 export async function checkPage(page: Page, name: string): Promise<string[]> {
   mkdirSync(SCREENSHOTS, { recursive: true });

@@ -1,7 +1,7 @@
 // The company dashboard end to end: Debian's Chromium (playwright-core) signs in through /oauth2
 // with the development sign-in and uses every page against the real app on a real port and a real
 // database. Each page is checked with axe-core (no serious or critical violation) and
-// photographed at 1280 and 390 pixels wide into docs/screenshots/. One browser and one page for
+// photographed at 1280 and 390 pixels wide (test-results/screenshots/). One browser and one page for
 // the whole file: the steps build on each other, in order.
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -28,6 +28,9 @@ let t: ListeningApp;
 let receiver: Server;
 let receiverUrl: string;
 const received: string[] = [];
+const missing: string[] = [];
+/** A load of the dashboard goes on through the sign-in's redirects: wait for the page, not the first load. */
+const COMMIT = { waitUntil: 'commit' } as const;
 let driver: Driver;
 let page: Page;
 const email = `recruiter-${randomUUID().slice(0, 8)}@example.com`;
@@ -49,6 +52,10 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
   driver = await launch(t.baseUrl);
   page = driver.page;
+  // Anything but the API answering 404 (a missing icon, asset or page) is a defect.
+  page.on('response', (response) => {
+    if (response.status() === 404 && !new URL(response.url()).pathname.startsWith('/public/v1/')) missing.push(response.url());
+  });
   page.setDefaultTimeout(15_000);
 }, 180_000);
 
@@ -168,6 +175,11 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Add webhook' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add a webhook' });
     await dialog.getByLabel('Endpoint URL').fill(receiverUrl);
+    // Events in words, every one the API has (erasure included), and not `ping` ("Send test" sends that).
+    await dialog.getByLabel('Events', { exact: true }).click();
+    await page.getByRole('option', { name: 'Candidate erased (privacy request) (candidate.erased)' }).waitFor();
+    expect(await page.getByRole('option', { name: /ping/ }).count()).toBe(0);
+    await dialog.getByLabel('Endpoint URL').click();
     await dialog.getByRole('button', { name: 'Create webhook' }).click();
     const secret = page.getByRole('dialog', { name: 'Signing secret' });
     expect((await secret.getByTestId('signing-secret').textContent())!.trim()).toMatch(/^whsec_/);
@@ -626,18 +638,22 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await poll(() => picker.inputValue()).toBe('Senior welder');
     await funnel.locator('svg.recharts-surface').waitFor();
     await expectAccessible('overview');
-    // Everything the pages loaded came from the app's own origin.
+    // Everything the pages loaded came from the app's own origin, and was there.
     expect(driver.foreignRequests).toEqual([]);
+    expect(missing).toEqual([]);
   });
 
   it('a reload and a shared link open the page and the state they name; back undoes a step', async () => {
     const [welder] = (await api('/public/v1/job-listings?size=10&status=ACTIVE')).data.filter((item: { position: { value: string } }) => item.position.value === 'Senior welder');
     const picker = page.getByRole('combobox', { name: 'Job listing' });
-    await page.goto(`/dashboard/pipeline?listing=${welder.id}`);
+    await page.goto(`/dashboard/pipeline?listing=${welder.id}`, COMMIT);
     await page.getByRole('heading', { level: 1, name: 'Pipeline' }).waitFor();
     await poll(() => picker.inputValue()).toBe('Senior welder');
     await page.getByRole('region', { name: 'Pipeline board' }).getByText('Ada Lovelace').waitFor();
-    await page.reload();
+    // Every stage is on screen at 1280 px, Withdrawn (the last) included.
+    const last = await page.getByTestId('column-WITHDRAWN').boundingBox();
+    expect(last!.x + last!.width).toBeLessThanOrEqual(1280);
+    await page.reload(COMMIT);
     await page.getByRole('heading', { level: 1, name: 'Pipeline' }).waitFor();
     await poll(() => picker.inputValue()).toBe('Senior welder');
     expect(new URL(page.url()).searchParams.get('listing')).toBe(welder.id);
@@ -648,7 +664,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await poll(() => picker.inputValue()).toBe('Senior welder');
 
     // A search and an open profile survive a reload; back closes the profile, forward opens it again.
-    await page.goto('/dashboard/candidates?q=codebreaker');
+    await page.goto('/dashboard/candidates?q=codebreaker', COMMIT);
     await page.getByRole('heading', { level: 1, name: 'Candidates' }).waitFor();
     await poll(() => page.getByLabel('Search candidates').inputValue()).toBe('codebreaker');
     await page.getByRole('button', { name: 'Turing, Alan Turing' }).click();
@@ -656,7 +672,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await profile.getByText('Cryptanalysis').waitFor();
     const candidateId = new URL(page.url()).searchParams.get('candidate');
     expect(candidateId).toMatch(/^[0-9a-f-]{36}$/);
-    await page.reload();
+    await page.reload(COMMIT);
     await profile.getByText('Cryptanalysis').waitFor();
     expect(await page.getByRole('button', { name: 'Grace Hopper' }).count()).toBe(0);
     await page.goBack();
@@ -673,7 +689,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
       if (new URL(response.url()).pathname === '/oauth2/token' && response.ok()) issued.push(await response.json());
     };
     page.on('response', record);
-    await page.goto('/dashboard/');
+    await page.goto('/dashboard/', COMMIT);
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     await poll(() => issued.length).toBeGreaterThan(0);
     page.off('response', record);
@@ -692,7 +708,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     });
     expect(refreshed.status).toBe(400);
     // A new visit does not sign the person back in.
-    await page.goto('/dashboard/pipeline');
+    await page.goto('/dashboard/pipeline', COMMIT);
     await poll(() => new URL(page.url()).pathname).toMatch(/^\/sign-in\//);
     await page.getByLabel('E-mail').waitFor();
   });

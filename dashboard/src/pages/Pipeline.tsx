@@ -68,7 +68,7 @@ function ApplicationCard({ application, onOpen, onMove }: { application: Applica
 function Column({ stage, label, children, count }: { stage: Stage; label: string; children: React.ReactNode; count: number }) {
   const { setNodeRef, isOver } = useDroppable({ id: stage });
   return (
-    <Card ref={setNodeRef} withBorder padding="xs" w={220} miw={220} bg={isOver ? 'indigo.0' : 'gray.0'} component="section" aria-label={`${label}, ${count}`} data-testid={`column-${stage}`} data-over={isOver || undefined}>
+    <Card ref={setNodeRef} withBorder padding="xs" miw={{ base: 220, md: 128 }} style={{ flex: '1 1 0' }} bg={isOver ? 'indigo.0' : 'gray.0'} component="section" aria-label={`${label}, ${count}`} data-testid={`column-${stage}`} data-over={isOver || undefined}>
       <Group justify="space-between" mb="xs">
         <Title order={2} size="h6">
           {label}

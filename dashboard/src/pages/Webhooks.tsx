@@ -1,18 +1,35 @@
 import { Alert, Badge, Button, Card, Code, Drawer, Group, Modal, MultiSelect, SegmentedControl, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { api, call, useLoad, type Schemas } from '../api';
+import { api, call, useLoad, type RequestBody, type Schemas } from '../api';
 import { ConfirmDialog, DataTable, FormActions, Notice, Pager, ResourceTable, ShownOnce, useAction } from '../components';
 import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin } from '../ui';
 
 type Subscription = Schemas['WebhookSubscription'];
-type EventName = 'application.created' | 'application.status_changed' | 'candidate.created' | 'job_listing.created' | 'job_listing.updated' | 'job_listing.published' | 'job_listing.closed' | 'job_listing.archived' | 'job_listing.deleted' | 'ping';
+type EventName = RequestBody<'/public/v1/webhooks', 'post'>['events'][number];
 
-const EVENTS: Array<{ group: string; items: EventName[] }> = [
-  { group: 'Job listings', items: ['job_listing.created', 'job_listing.updated', 'job_listing.published', 'job_listing.closed', 'job_listing.archived', 'job_listing.deleted'] },
-  { group: 'Applications', items: ['application.created', 'application.status_changed'] },
-  { group: 'Candidates', items: ['candidate.created'] },
-  { group: 'Other', items: ['ping'] },
-];
+/**
+ * Every event a receiver can subscribe to, in words: the compiler refuses an event the API adds and
+ * this list leaves out. `ping` is what "Send test" sends, not something to subscribe to.
+ */
+const EVENT_LABELS: Record<Exclude<EventName, 'ping'>, [group: string, label: string]> = {
+  'job_listing.created': ['Job listings', 'Listing created'],
+  'job_listing.updated': ['Job listings', 'Listing changed'],
+  'job_listing.published': ['Job listings', 'Listing published'],
+  'job_listing.closed': ['Job listings', 'Listing closed'],
+  'job_listing.archived': ['Job listings', 'Listing archived'],
+  'job_listing.deleted': ['Job listings', 'Listing deleted'],
+  'application.created': ['Applications', 'Application received'],
+  'application.status_changed': ['Applications', 'Application moved to another stage'],
+  'candidate.created': ['Candidates', 'Candidate added'],
+  'candidate.erased': ['Candidates', 'Candidate erased (privacy request)'],
+};
+
+const EVENTS = [...new Set(Object.values(EVENT_LABELS).map(([group]) => group))].map((group) => ({
+  group,
+  items: Object.entries(EVENT_LABELS)
+    .filter(([, [of]]) => of === group)
+    .map(([value, [, label]]) => ({ value, label: `${label} (${value})` })),
+}));
 
 function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) {
   return (
