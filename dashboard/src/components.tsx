@@ -3,6 +3,7 @@
 // and error states, the pager under it, and groups of form fields (also repeated rows). Pages stay small and behave alike.
 import { ActionIcon, Alert, Button, Code, CopyButton, Group, Modal, Pagination, Paper, Stack, Table, Text, type ButtonProps, type MantineSize } from '@mantine/core';
 import { useCallback, useState, type CSSProperties, type ReactNode } from 'react';
+import { useMediaQuery } from '@mantine/hooks';
 import type { Loaded } from './api';
 import { Empty, ErrorMessage, LoadState, ScrollTable } from './ui';
 
@@ -159,7 +160,10 @@ export interface Column<T> {
   style?: CSSProperties;
 }
 
-/** A table of rows that scrolls sideways on narrow screens. */
+/**
+ * A table of rows; on a phone's width each row becomes a card (every field under its header, the
+ * actions included), so nothing a person can do sits off screen.
+ */
 export function DataTable<T>({
   label,
   minWidth,
@@ -180,6 +184,29 @@ export function DataTable<T>({
   fontSize?: MantineSize;
 }) {
   const shown = columns.filter((column): column is Column<T> => Boolean(column));
+  const narrow = useMediaQuery(`(max-width: ${Math.min(minWidth, 640)}px)`);
+  if (narrow) {
+    return (
+      <Stack gap="xs" role="list" aria-label={label}>
+        {rows.map((row) => (
+          <Paper key={rowKey(row)} withBorder p="sm" role="listitem" data-testid={rowTestId?.(row)}>
+            <Stack gap={6}>
+              {shown.map((column) => (
+                <div key={column.header} title={column.title?.(row)}>
+                  {column.header && (
+                    <Text size="xs" c="dimmed">
+                      {column.header}
+                    </Text>
+                  )}
+                  <div style={{ overflowWrap: 'anywhere', fontSize: fontSize ? `var(--mantine-font-size-${fontSize})` : undefined }}>{column.cell(row)}</div>
+                </div>
+              ))}
+            </Stack>
+          </Paper>
+        ))}
+      </Stack>
+    );
+  }
   return (
     <ScrollTable minWidth={minWidth} label={label}>
       <Table highlightOnHover striped={striped} fz={fontSize}>

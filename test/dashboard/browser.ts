@@ -72,8 +72,26 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 /**
- * At 1280 and at 390 pixels wide: axe's serious and critical violations (returned, prefixed with the
- * width), and a screenshot, <SCREENSHOTS>/<name>-1280.png and -390.png.
+ * Buttons and links of the page's main part that lie outside the window sideways (a table's action
+ * pushed off a phone's screen). A region marked `data-scrolls-sideways` (the pipeline board) is
+ * meant to be scrolled and is left out.
+ */
+export async function offScreenControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    for (const element of document.querySelectorAll<HTMLElement>('main button, main a[href], main [role="button"]')) {
+      if (element.closest('[data-scrolls-sideways]')) continue;
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      if (box.left < -1 || box.right > window.innerWidth + 1) found.push(`"${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`);
+    }
+    return found;
+  });
+}
+
+/**
+ * At 1280 and at 390 pixels wide: axe's serious and critical violations and the controls off screen
+ * (returned, prefixed with the width), and a screenshot, <SCREENSHOTS>/<name>-1280.png and -390.png.
  */
 export async function checkPage(page: Page, name: string): Promise<string[]> {
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -82,6 +100,7 @@ export async function checkPage(page: Page, name: string): Promise<string[]> {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
     await page.waitForTimeout(150); // the layout settles (navigation collapses to a menu at 390)
     problems.push(...(await seriousViolations(page)).map((problem) => `${width}px: ${problem}`));
+    problems.push(...(await offScreenControls(page)).map((control) => `${width}px: off screen: ${control}`));
     // From the top: a full-page shot of a scrolled page draws the fixed header mid-page.
     await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });

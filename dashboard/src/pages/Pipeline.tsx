@@ -263,7 +263,7 @@ export function PipelinePage() {
           {() => (
             <DndContext sensors={sensors} onDragEnd={onDragEnd} collisionDetection={collision}>
               <ScrollArea type="auto" offsetScrollbars>
-                <Group align="flex-start" wrap="nowrap" gap="sm" pb="sm" role="region" aria-label="Pipeline board" tabIndex={0}>
+                <Group align="flex-start" wrap="nowrap" gap="sm" pb="sm" role="region" aria-label="Pipeline board" tabIndex={0} data-scrolls-sideways>
                   {STAGES.map(({ stage, label }) => {
                     const items = (local ?? []).filter((item) => item.status === stage);
                     return (
