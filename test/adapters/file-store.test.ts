@@ -1,10 +1,12 @@
 // The file store's contract, run against every backend: what put, get, delete and list promise.
 // The S3 backend runs it against a local S3 (s3rver, started here: nothing to set up).
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
+import { fileURLToPath } from 'node:url';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryFileStore } from '../../src/adapters/file-store/directory.ts';
@@ -86,6 +88,28 @@ fileStoreContract('directory', async () => {
 });
 
 describe('directory file store', () => {
+  it('a read stream closes its file once: nothing is closed again when the garbage collector runs', () => {
+    // In a process of its own with the collector at hand: a descriptor closed twice fails there
+    // (EBADF), or worse closes another file that got the same number meanwhile.
+    const root = mkdtempSync(join(tmpdir(), 'file-store-'));
+    roots.push(root);
+    const script = `
+      import { DirectoryFileStore } from ${JSON.stringify(fileURLToPath(new URL('../../src/adapters/file-store/directory.ts', import.meta.url)))};
+      import { Readable } from 'node:stream';
+      import { text } from 'node:stream/consumers';
+      const store = new DirectoryFileStore(${JSON.stringify(root)});
+      await store.put('a/b', Readable.from([Buffer.from('x')]), { contentType: 'text/plain' });
+      for (let i = 0; i < 5; i++) await text(await store.get('a/b'));
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
+      await pause(); globalThis.gc(); await pause(); globalThis.gc(); await pause();
+      console.log('read five times');
+    `;
+    const result = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(result.stderr).not.toContain('EBADF');
+    expect(result.stdout).toContain('read five times');
+    expect(result.status).toBe(0);
+  });
+
   it('keeps objects 0600 in 0700 directories, and no temporary file after a put', async () => {
     const root = mkdtempSync(join(tmpdir(), 'file-store-'));
     roots.push(root);
