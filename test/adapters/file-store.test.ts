@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryFileStore } from '../../src/adapters/file-store/directory.ts';
 import type { FileStore } from '../../src/adapters/file-store/file-store.ts';
+import { AbortMultipartUploadCommand, S3Client } from '@aws-sdk/client-s3';
 import { S3FileStore } from '../../src/adapters/file-store/s3.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { fileStoreFromConfig } from '../../src/deps.ts';
@@ -150,6 +151,28 @@ describe('s3 file store', () => {
     expect(await store.get('big/broken')).toBeUndefined();
     expect(await collect(store.list('big/'))).toEqual([]);
     await store.close();
+  });
+
+  it('when the abort fails too, put still rejects with the body\'s error (the lifecycle rule is the backstop)', async () => {
+    const store = new S3FileStore(s3.settings({ prefix: 'abort-fails/' }));
+    try {
+      // Every attempt the SDK makes at the abort fails.
+      for (let attempt = 0; attempt < 3; attempt++) s3.failNextAbort();
+      const pending = s3.pendingUploads();
+      await expect(store.put('big/broken', failingAfter(Buffer.alloc(6 * 1024 * 1024, 1)), { contentType: 'application/pdf' })).rejects.toThrow(
+        'the client went away',
+      );
+      expect(await store.get('big/broken')).toBeUndefined();
+      const left = s3.pendingUploads().filter((id) => !pending.includes(id));
+      expect(left).toHaveLength(1);
+      // What the bucket's lifecycle rule would do later.
+      const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+      await client.send(new AbortMultipartUploadCommand({ Bucket: s3.bucket, Key: 'abort-fails/big/broken', UploadId: left[0] }));
+      client.destroy();
+      expect(s3.pendingUploads()).toEqual(pending);
+    } finally {
+      await store.close();
+    }
   });
 
   it('streams a body larger than a part as a multipart upload and gives the same bytes back', async () => {

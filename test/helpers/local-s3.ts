@@ -25,6 +25,8 @@ export interface LocalS3 {
   pendingUploads(): string[];
   /** Calls to AbortMultipartUpload received. */
   aborts: string[];
+  /** Answers one more AbortMultipartUpload 500 (S3 failing just then): the upload stays pending. */
+  failNextAbort(): void;
   close(): Promise<void>;
 }
 
@@ -58,11 +60,18 @@ export async function startLocalS3(bucket = 'recruiting-files'): Promise<LocalS3
   const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket }] });
   const uploadsDir = join(directory, bucket, '._S3rver_uploads');
   const aborts: string[] = [];
+  let abortFailures = 0;
   const internals = server as unknown as S3rverInternals;
   const abort: Middleware = async (ctx, next) => {
     const uploadId = one(ctx.query.uploadId);
     if (ctx.method !== 'DELETE' || uploadId === undefined || !ctx.path.startsWith(`/${bucket}/`)) return next();
     aborts.push(uploadId);
+    if (abortFailures > 0) {
+      abortFailures -= 1;
+      ctx.status = 500;
+      ctx.body = { Error: { Code: 'InternalError', Message: 'We encountered an internal error. Please try again.' } };
+      return;
+    }
     const pending = join(uploadsDir, uploadId);
     if (!/^[A-Za-z0-9-]+$/.test(uploadId) || !existsSync(pending)) {
       ctx.status = 404;
@@ -121,6 +130,9 @@ export async function startLocalS3(bucket = 'recruiting-files'): Promise<LocalS3
     env: { S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' },
     pendingUploads: () => (existsSync(uploadsDir) ? readdirSync(uploadsDir) : []),
     aborts,
+    failNextAbort: () => {
+      abortFailures += 1;
+    },
     async close() {
       // A client left open (a failed test) keeps its keep-alive sockets: they do not hold the close up.
       const closed = server.close();

@@ -63,9 +63,10 @@ export class S3FileStore implements FileStore {
         throw error;
       }
     }
+    const source = Readable.from(counted());
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.bucket, Key: this.prefix + key, Body: Readable.from(counted()), ContentType: meta.contentType },
+      params: { Bucket: this.bucket, Key: this.prefix + key, Body: source, ContentType: meta.contentType },
       partSize: PART_BYTES,
       queueSize: 1,
       // Aborted here, not by lib-storage: its abort failing would replace the body's error.
@@ -75,6 +76,8 @@ export class S3FileStore implements FileStore {
       await upload.done();
       return { key, size };
     } catch (error) {
+      // S3 failed (or the body did): the rest of the body is not wanted, and the client's upload ends.
+      source.destroy();
       if (!body.destroyed) body.destroy();
       const { uploadId } = upload;
       if (uploadId) {
