@@ -165,7 +165,7 @@ describe('backup and restore of the embedded database', () => {
 });
 
 describe('backup with the files elsewhere', () => {
-  it('FILES_DIR outside DATA_DIR: refused unless --without-files, which says where the files stay', async () => {
+  it('FILES_DIR outside DATA_DIR: refused unless --without-files, which says where the files stay; with S3 they stay in the bucket', async () => {
     const filesDir = join(dir, 'files-elsewhere');
     const file = join(dir, 'backup-without-files.tar.gz');
     const refused = await cli(['backup', '--out', file], { ...embedded(), FILES_DIR: filesDir });
@@ -174,6 +174,9 @@ describe('backup with the files elsewhere', () => {
     expect(existsSync(file)).toBe(false);
     const backup = await cliJson(['backup', '--out', file, '--without-files'], { ...embedded(), FILES_DIR: filesDir });
     expect(backup.files).toContain(`back up ${filesDir} beside it`);
+    // With FILE_STORE=s3 the files are in the bucket: the backup says so and goes ahead.
+    const withS3 = await cliJson(['backup', '--out', join(dir, 'backup-s3.tar.gz')], { ...embedded(), FILE_STORE: 's3', S3_BUCKET: 'acme-files' });
+    expect(withS3.files).toBe('not in the backup: they are in the S3 bucket acme-files (keep it versioned or replicated)');
   }, 120_000);
 
   it('export --files-to: anything but s3, or S3 settings that cannot work, are refused before anything is copied', async () => {
