@@ -188,6 +188,16 @@ describe('s3 file store', () => {
     await store.close();
   });
 
+  it('an empty body is an empty object', async () => {
+    const store = new S3FileStore(s3.settings({ prefix: 'empty/' }));
+    try {
+      expect(await store.put('c1/nothing', Readable.from([]), { contentType: 'text/plain' })).toEqual({ key: 'c1/nothing', size: 0 });
+      expect(await text((await store.get('c1/nothing'))!)).toBe('');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keys live under S3_PREFIX and list answers them without it', async () => {
     const mine = new S3FileStore(s3.settings({ prefix: 'install-a/' }));
     const other = new S3FileStore(s3.settings({ prefix: 'install-b/' }));

@@ -1,6 +1,7 @@
 // The deployment's file store: S3-compatible object storage (AWS S3, MinIO, R2, GCS interop), so
 // every server and worker sees the same files. A put streams the body as a multipart upload
-// (@aws-sdk/lib-storage: one 5 MB part in memory at a time; a body under 5 MB goes as one PutObject),
+// (@aws-sdk/lib-storage: 5 MB parts, one in flight, so a put buffers about a part or two of its
+// body; a body under 5 MB goes as one PutObject; figures in docs/decisions.md),
 // and S3 shows the object only once the upload completes: a body that fails mid-way aborts the
 // upload, so neither an object nor a pending upload with its parts is left. Every call is bounded in
 // time (connecting, waiting for the answer, silence on the socket) and retried by the SDK on
