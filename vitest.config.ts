@@ -1,11 +1,15 @@
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+// Vite's "module" condition picks bundler builds Node cannot load (the AWS SDK's dist-es imports
+// files without their extensions): the tests resolve packages as Node itself does in production.
+const serverConditions = defaultServerConditions.filter((condition) => condition !== 'module');
+
 export default defineConfig({
   // The tests import the SDK (@recruiting/sdk) from its sources: its exports map's
   // "@recruiting/source" condition, so `npm test` needs no build of sdk/dist first.
-  resolve: { conditions: ['@recruiting/source', ...defaultServerConditions] },
-  ssr: { resolve: { conditions: ['@recruiting/source', ...defaultServerConditions] } },
+  resolve: { conditions: ['@recruiting/source', ...serverConditions] },
+  ssr: { resolve: { conditions: ['@recruiting/source', ...serverConditions] } },
   test: {
     // Two tiers: *.unit.test.ts beside the pure files they test (no database, no HTTP), and the
     // HTTP and database tests under test/ (the real app through app.inject or a real process).

@@ -3,7 +3,7 @@
 // same database as the server: PostgreSQL when DATABASE_URL is set, else the embedded one in
 // DATA_DIR, which works while the server is stopped and is refused while a server holds it.
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig, s3StoreSettings, type Config, type S3StoreSettings } from './config.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
 import { ALL_SCOPES } from './modules/api-keys/scopes.ts';
 import type { Deps } from './deps.ts';
@@ -288,21 +288,35 @@ const commands: Record<string, Command> = {
   },
 
   backup: {
-    usage: '--out FILE',
+    usage: '--out FILE [--without-files]',
     summary:
-      'Embedded database only, while the server is stopped: write a backup of DATA_DIR (a gzipped tarball, including the key file) to FILE.',
-    options: { out: { type: 'string' } },
+      'Embedded database only, while the server is stopped: write a backup of DATA_DIR (a gzipped tarball, including the key file and the uploaded files kept in DATA_DIR/files) to FILE. With FILES_DIR outside DATA_DIR, refused unless --without-files (back that directory up beside it).',
+    options: { out: { type: 'string' }, 'without-files': { type: 'boolean' } },
     async run(values, config) {
       const out = required(values, 'out');
       if (config.databaseUrl) throw new UsageError('backup is for the embedded database; for PostgreSQL use pg_dump');
-      const { backupEmbedded } = await import('./db/transfer.ts');
-      return { file: out, ...(await backupEmbedded(config.dataDir, out)) };
+      const { backupEmbedded, isInside } = await import('./db/transfer.ts');
+      const store = config.fileStore;
+      let files: string;
+      if (store.kind === 's3') {
+        files = `not in the backup: they are in the S3 bucket ${store.bucket} (keep it versioned or replicated)`;
+      } else if (isInside(config.dataDir, store.dir)) {
+        files = `included (${store.dir})`;
+      } else if (values['without-files'] === true) {
+        files = `not in the backup: back up ${store.dir} beside it (FILES_DIR is outside DATA_DIR)`;
+      } else {
+        throw new UsageError(
+          `FILES_DIR (${store.dir}) is outside DATA_DIR, so the backup cannot carry the uploaded files: back that directory up beside it and pass --without-files`,
+        );
+      }
+      return { file: out, ...(await backupEmbedded(config.dataDir, out)), files };
     },
   },
 
   restore: {
     usage: '--in FILE',
-    summary: 'Embedded database only: restore a backup into DATA_DIR, which must be empty or absent, then apply pending migrations.',
+    summary:
+      'Embedded database only: restore a backup into DATA_DIR, which must be empty or absent, then apply pending migrations. Files that were in DATA_DIR/files come back there.',
     options: { in: { type: 'string' } },
     async run(values, config) {
       const file = required(values, 'in');
@@ -313,22 +327,48 @@ const commands: Record<string, Command> = {
   },
 
   'export-to-postgres': {
-    usage: '--database-url URL',
+    usage: '--database-url URL [--files-to s3]',
     summary:
-      'Copy everything from the embedded database in DATA_DIR (server stopped) into an empty PostgreSQL database, in one transaction. Prints rows per table.',
-    options: { 'database-url': { type: 'string' } },
-    async run(values, config) {
+      'Copy everything from the embedded database in DATA_DIR (server stopped) into an empty PostgreSQL database, in one transaction. Prints rows per table. --files-to s3: first copy the uploaded files from FILES_DIR into the S3 bucket the S3_* settings name.',
+    options: { 'database-url': { type: 'string' }, 'files-to': { type: 'string' } },
+    async run(values, config, io) {
       const url = required(values, 'database-url');
       if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError('--database-url must be a postgres:// URL');
+      const filesTo = optional(values, 'files-to');
+      if (filesTo !== undefined && filesTo !== 's3') throw new UsageError(`--files-to must be s3, got "${filesTo}"`);
+      const source = config.fileStore;
+      let target: S3StoreSettings | undefined;
+      if (filesTo === 's3') {
+        if (source.kind === 's3') throw new UsageError('FILE_STORE is s3 already: the files are where the PostgreSQL servers will read them; leave out --files-to');
+        try {
+          target = s3StoreSettings(io.env);
+        } catch (error) {
+          if (error instanceof ConfigError) throw new UsageError(`--files-to s3: ${error.message}`);
+          throw error;
+        }
+      }
       const { exportToPostgres } = await import('./db/transfer.ts');
-      const tables = await exportToPostgres(config.dataDir, url);
-      return {
-        tables,
-        // Webhook secrets stay sealed: the servers on PostgreSQL need the same key.
-        encryptionKey: config.encryptionKey
-          ? 'unchanged: keep ENCRYPTION_KEY as it is for the PostgreSQL servers'
-          : `set ENCRYPTION_KEY on the PostgreSQL servers to the contents of ${config.dataDir}/encryption.key`,
-      };
+      const { DirectoryFileStore } = await import('./adapters/file-store/directory.ts');
+      const { S3FileStore } = await import('./adapters/file-store/s3.ts');
+      const from = source.kind === 'directory' ? new DirectoryFileStore(source.dir) : undefined;
+      const to = target ? new S3FileStore(target) : undefined;
+      try {
+        const result = await exportToPostgres(config.dataDir, url, from && to ? { files: { from, to } } : {});
+        return {
+          ...result,
+          ...(source.kind === 'directory' && !to
+            ? {
+                filesNote: `uploaded files stay in ${source.dir}: every PostgreSQL server and worker must see that directory as FILES_DIR, or copy them to S3 (docs/decisions.md, "Files in backup and export")`,
+              }
+            : {}),
+          // Webhook secrets stay sealed: the servers on PostgreSQL need the same key.
+          encryptionKey: config.encryptionKey
+            ? 'unchanged: keep ENCRYPTION_KEY as it is for the PostgreSQL servers'
+            : `set ENCRYPTION_KEY on the PostgreSQL servers to the contents of ${config.dataDir}/encryption.key`,
+        };
+      } finally {
+        await to?.close();
+      }
     },
   },
 

@@ -7,7 +7,24 @@ import { normalizeLanguageTag } from './shared/language-tags.ts';
 
 export type Mode = 'development' | 'production';
 
-export type FileStoreSettings = { kind: 'directory'; dir: string };
+/** S3-compatible object storage (AWS S3, MinIO, R2, GCS interoperability). */
+export interface S3StoreSettings {
+  kind: 's3';
+  bucket: string;
+  /** Another service than AWS (MinIO, R2, GCS): its base URL; undefined: AWS S3 for `region`. */
+  endpoint: string | undefined;
+  region: string;
+  /** Both or neither; neither: the SDK's default chain (environment, shared files, instance role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** Addresses objects as endpoint/bucket/key (what MinIO and most stand-ins need) instead of bucket.endpoint/key. */
+  forcePathStyle: boolean;
+  /** Put before every key ('' or ending in '/'), so several installations can share a bucket. */
+  prefix: string;
+  /** Bound on each S3 call: connecting, waiting for the answer, and any silence on the socket. */
+  timeoutMs: number;
+}
+
+export type FileStoreSettings = { kind: 'directory'; dir: string } | S3StoreSettings;
 
 export interface Config {
   port: number;
@@ -313,6 +330,57 @@ function socialSettings(env: Env, mode: Mode): SocialSettings {
   };
 }
 
+const S3_BUCKET = /^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/;
+const S3_PREFIX = /^[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*\/?$/;
+
+/**
+ * The S3 settings (S3_*), whatever FILE_STORE says: the server reads them with FILE_STORE=s3, and
+ * `export-to-postgres --files-to s3` reads them as its target. Secrets are never part of a message.
+ */
+export function s3StoreSettings(env: Env): S3StoreSettings {
+  const bucket = env.S3_BUCKET || undefined;
+  if (!bucket) throw new ConfigError('S3_BUCKET is required with FILE_STORE=s3 (the bucket that keeps uploaded files)');
+  if (!S3_BUCKET.test(bucket)) {
+    throw new ConfigError(`S3_BUCKET must be a bucket name: 3 to 222 lower-case letters, digits, dots, hyphens or underscores (got "${bucket}")`);
+  }
+  const endpoint = url(env, 'S3_ENDPOINT', ['http:', 'https:']);
+  const region = env.S3_REGION || 'us-east-1';
+  if (!/^[a-z0-9-]{1,64}$/.test(region)) throw new ConfigError(`S3_REGION must be a region name such as us-east-1 or auto (got "${region}")`);
+  const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither: the AWS SDK default credential chain)');
+  }
+  const rawPrefix = env.S3_PREFIX || '';
+  if (rawPrefix && (!S3_PREFIX.test(rawPrefix) || rawPrefix.split('/').some((part) => part === '.' || part === '..'))) {
+    throw new ConfigError(`S3_PREFIX must be path parts of letters, digits, '.', '_' or '-' separated by '/', without a leading '/' (got "${rawPrefix}")`);
+  }
+  return {
+    kind: 's3',
+    bucket,
+    endpoint: endpoint?.replace(/\/$/, ''),
+    region,
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle: boolean(env, 'S3_FORCE_PATH_STYLE', endpoint !== undefined),
+    prefix: rawPrefix === '' || rawPrefix.endsWith('/') ? rawPrefix : `${rawPrefix}/`,
+    timeoutMs: integer(env, 'S3_TIMEOUT_MS', 30_000, 100, 600_000),
+  };
+}
+
+function fileStoreSettings(env: Env): FileStoreSettings {
+  const kind = oneOf(env, 'FILE_STORE', ['directory', 's3'] as const, 'directory');
+  if (kind === 's3') {
+    if (env.FILES_DIR) throw new ConfigError('FILES_DIR is for FILE_STORE=directory; with FILE_STORE=s3 the files are in S3_BUCKET');
+    return s3StoreSettings(env);
+  }
+  // S3 settings with FILE_STORE unset are most likely a forgotten FILE_STORE=s3: every server would
+  // keep its own files on its own disk. FILE_STORE=directory says it is meant (the export's case).
+  if (!env.FILE_STORE && env.S3_BUCKET) {
+    throw new ConfigError('S3_BUCKET is set but FILE_STORE is not: set FILE_STORE=s3 to keep files there (or FILE_STORE=directory to keep them in FILES_DIR)');
+  }
+  return { kind, dir: env.FILES_DIR || join(env.DATA_DIR || './data', 'files') };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf(env, 'MODE', ['development', 'production'] as const, 'development');
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -333,7 +401,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     baseUrl,
     dataDir: env.DATA_DIR || './data',
-    fileStore: { kind: oneOf(env, 'FILE_STORE', ['directory'] as const, 'directory'), dir: env.FILES_DIR || join(env.DATA_DIR || './data', 'files') },
+    fileStore: fileStoreSettings(env),
     fileMaxBytes: integer(env, 'FILE_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     databaseUrl,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),

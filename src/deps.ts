@@ -10,6 +10,7 @@ import { createLibreTranslateTranslator } from './adapters/translation/libretran
 import type { Translator } from './adapters/translation/translator.ts';
 import { DirectoryFileStore } from './adapters/file-store/directory.ts';
 import type { FileStore } from './adapters/file-store/file-store.ts';
+import { S3FileStore } from './adapters/file-store/s3.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { startDatabase } from './db/start.ts';
@@ -70,7 +71,8 @@ export function translatorFromConfig(config: Pick<Config, 'translatorUrl' | 'tra
 
 /** The file store the configuration names. */
 export function fileStoreFromConfig(config: Pick<Config, 'fileStore'>): FileStore {
-  return new DirectoryFileStore(config.fileStore.dir);
+  const settings = config.fileStore;
+  return settings.kind === 's3' ? new S3FileStore(settings) : new DirectoryFileStore(settings.dir);
 }
 
 export async function buildDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {

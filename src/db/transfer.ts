@@ -2,8 +2,14 @@
 // dumpDataDir, a gzipped tarball), its restore into an empty directory, and a copy of every row into
 // a PostgreSQL database, for an installation that outgrows one process. All three open the embedded
 // directory the usual way, so they take its lock and refuse while a server holds it: the copy is
-// consistent because nothing else writes meanwhile.
+// consistent because nothing else writes meanwhile. Uploaded files: the directory store's default
+// place (DATA_DIR/files) is inside the data directory, so the backup carries them and the restore
+// puts them back (0600 files, 0700 directories, like the rest); the export copies them into the
+// target's file store when it is given one (docs/decisions.md, "Files in backup and export").
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { FileStore } from '../adapters/file-store/file-store.ts';
+import { copyFiles } from '../adapters/file-store/copy.ts';
 import { sql } from 'drizzle-orm';
 import { PGlite } from '@electric-sql/pglite';
 import { COUNTED_ON_INSERT, REPLACED_AFTER_COPY } from '../infra/kept-counts/copy.ts';
@@ -18,7 +24,16 @@ export class TransferError extends Error {
   override name = 'TransferError';
 }
 
-/** Writes a backup of the embedded database in `dataDir` to `outFile` (never over an existing file). */
+/** Whether `path` is `dataDir` or lies under it. */
+export function isInside(dataDir: string, path: string): boolean {
+  const rel = relative(resolve(dataDir), resolve(path));
+  return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+/**
+ * Writes a backup of the embedded database in `dataDir` to `outFile` (never over an existing file).
+ * Files kept under `dataDir` (the directory store's default DATA_DIR/files) are in it.
+ */
 export async function backupEmbedded(dataDir: string, outFile: string): Promise<{ bytes: number }> {
   if (existsSync(outFile)) throw new TransferError(`${outFile} already exists: choose another --out`);
   if (!existsSync(dataDir)) throw new TransferError(`No embedded database in ${dataDir}`);
@@ -111,7 +126,11 @@ const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * target's triggers count the copied rows (src/infra/kept-counts/copy.ts). Returns the rows copied
  * per table.
  */
-export async function exportToPostgres(dataDir: string, databaseUrl: string): Promise<Record<string, number>> {
+export async function exportToPostgres(
+  dataDir: string,
+  databaseUrl: string,
+  options: { files?: { from: FileStore; to: FileStore } } = {},
+): Promise<{ tables: Record<string, number>; files?: { copied: number; bytes: number } }> {
   if (!existsSync(dataDir)) throw new TransferError(`No embedded database in ${dataDir}`);
   const source = await openDatabase({ dataDir });
   let target: Database | undefined;
@@ -123,6 +142,9 @@ export async function exportToPostgres(dataDir: string, databaseUrl: string): Pr
     if (existing!.n > 0) {
       throw new TransferError('The PostgreSQL database already holds companies: export into an empty (or newly created) database');
     }
+    // The files first: a copy that fails half-way leaves the target database empty, so the export
+    // can simply run again (a put replaces an object whole); rows copied first would refuse it.
+    const files = options.files ? await copyFiles(options.files.from, options.files.to) : undefined;
     const tables = (await tablesInCopyOrder(source)).filter((table) => !COUNTED_ON_INSERT.includes(table.name));
     // Tables the triggers also write go last, emptied of what the triggers wrote meanwhile.
     const replaced = tables.filter((table) => REPLACED_AFTER_COPY.includes(table.name));
@@ -158,7 +180,7 @@ export async function exportToPostgres(dataDir: string, databaseUrl: string): Pr
       // The triggers appended a few delta rows per batch: folded now, so totals read one row a key.
       await compactKeptCounts(tx);
     });
-    return copied;
+    return { tables: copied, ...(files ? { files } : {}) };
   } finally {
     await target?.close();
     await source.close();

@@ -2,8 +2,12 @@
 // (child processes) on a populated data directory: keys keep working, webhook subscriptions keep
 // their (sealed) secrets and pending deliveries go out from the copy. The export needs the
 // machine's PostgreSQL, so it runs in the DATABASE_URL pass; backup and restore run in both.
+// Uploaded files travel too: in the backup (DATA_DIR/files), and into S3 with the export's
+// --files-to s3 (a local s3rver).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +22,8 @@ import { adminUrl, databaseUrlFor } from '../helpers/postgres-url.ts';
 import { DAY_MS } from '../helpers/clock.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { S3FileStore } from '../../src/adapters/file-store/s3.ts';
+import { startLocalS3, type LocalS3 } from '../helpers/local-s3.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const silentLog = { debug() {}, info() {}, warn() {}, error() {} };
@@ -46,6 +52,8 @@ let tenant: Tenant;
 let listingId: string;
 let subscription: { id: string; secret: string };
 let pendingEventId: string;
+const RESUME_KEY = 'c1/resume-1';
+const RESUME = 'a résumé kept in the directory store';
 
 const embedded = () => ({ DATA_DIR: dataDir, DATABASE_URL: '', ENCRYPTION_KEY: '' });
 const openEmbedded = (directory = dataDir) => buildTestApp({ DATA_DIR: directory, ENCRYPTION_KEY: '' }, { dataDir: directory });
@@ -88,6 +96,8 @@ beforeAll(async () => {
         recordTestEvent(tx, { companyId: tenant.companyId, type: 'job_listing.updated', data: { moved: true }, occurredAt: t.clock.now() }),
       )
     ).id;
+    // An uploaded file, in the embedded default's store (DATA_DIR/files).
+    await t.ctx.fileStore!.put(RESUME_KEY, Readable.from([Buffer.from(RESUME)]), { contentType: 'text/plain' });
   } finally {
     await t.close();
   }
@@ -113,7 +123,7 @@ describe('backup and restore of the embedded database', () => {
     }
 
     const backup = await cliJson(['backup', '--out', file], embedded());
-    expect(backup).toMatchObject({ file });
+    expect(backup).toMatchObject({ file, files: `included (${join(dataDir, 'files')})` });
     expect(readFileSync(file).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b])); // gzip
     expect((await cli(['backup', '--out', file], embedded())).stderr).toContain('already exists');
 
@@ -130,6 +140,10 @@ describe('backup and restore of the embedded database', () => {
       const res = await restored.app.inject({ url: `/public/v1/job-listings/${listingId}`, headers: tenant.headers });
       expect(res.statusCode).toBe(200);
       expect(res.json().position.value).toBe('Welder');
+      // The uploaded file came back, private as it was.
+      expect(await text((await restored.ctx.fileStore!.get(RESUME_KEY))!)).toBe(RESUME);
+      expect(statSync(join(restoredDir, 'files/objects', RESUME_KEY)).mode & 0o777).toBe(0o600);
+      expect(statSync(join(restoredDir, 'files/objects/c1')).mode & 0o777).toBe(0o700);
       // The key file came along: the restored install still signs with the subscription's secret.
       await runWebhookWorkerOnce({
         db: restored.ctx.db,
@@ -150,12 +164,49 @@ describe('backup and restore of the embedded database', () => {
   }, 240_000);
 });
 
+describe('backup with the files elsewhere', () => {
+  it('FILES_DIR outside DATA_DIR: refused unless --without-files, which says where the files stay; with S3 they stay in the bucket', async () => {
+    const filesDir = join(dir, 'files-elsewhere');
+    const file = join(dir, 'backup-without-files.tar.gz');
+    const refused = await cli(['backup', '--out', file], { ...embedded(), FILES_DIR: filesDir });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`FILES_DIR (${filesDir}) is outside DATA_DIR`);
+    expect(existsSync(file)).toBe(false);
+    const backup = await cliJson(['backup', '--out', file, '--without-files'], { ...embedded(), FILES_DIR: filesDir });
+    expect(backup.files).toContain(`back up ${filesDir} beside it`);
+    // With FILE_STORE=s3 the files are in the bucket: the backup says so and goes ahead.
+    const withS3 = await cliJson(['backup', '--out', join(dir, 'backup-s3.tar.gz')], { ...embedded(), FILE_STORE: 's3', S3_BUCKET: 'acme-files' });
+    expect(withS3.files).toBe('not in the backup: they are in the S3 bucket acme-files (keep it versioned or replicated)');
+  }, 120_000);
+
+  it('export --files-to: anything but s3, or S3 settings that cannot work, are refused before anything is copied', async () => {
+    const url = 'postgres://postgres@127.0.0.1:1/nothing';
+    const wrong = await cli(['export-to-postgres', '--database-url', url, '--files-to', 'gcs'], embedded());
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--files-to must be s3');
+    const noBucket = await cli(['export-to-postgres', '--database-url', url, '--files-to', 's3'], embedded());
+    expect(noBucket.code).toBe(2);
+    expect(noBucket.stderr).toContain('--files-to s3: S3_BUCKET is required');
+    const halfKey = await cli(['export-to-postgres', '--database-url', url, '--files-to', 's3'], {
+      ...embedded(),
+      FILE_STORE: 'directory',
+      S3_BUCKET: 'some-bucket',
+      S3_SECRET_ACCESS_KEY: 'secret-never-printed',
+    });
+    expect(halfKey.code).toBe(2);
+    expect(halfKey.stderr).toContain('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+    expect(halfKey.stderr + halfKey.stdout).not.toContain('secret-never-printed');
+  }, 60_000);
+});
+
 describe.skipIf(!process.env.DATABASE_URL)('export-to-postgres', () => {
   let admin: pg.Client;
   const name = `recruiting_export_${process.pid}`;
   let targetUrl: string;
+  let s3: LocalS3;
 
   beforeAll(async () => {
+    s3 = await startLocalS3();
     admin = new pg.Client({ connectionString: adminUrl(process.env.DATABASE_URL!) });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -165,6 +216,7 @@ describe.skipIf(!process.env.DATABASE_URL)('export-to-postgres', () => {
   afterAll(async () => {
     await admin?.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin?.end();
+    await s3?.close();
   });
 
   // Figures that kept counts answer (list totals, the analytics overview) on the embedded
@@ -250,7 +302,19 @@ describe.skipIf(!process.env.DATABASE_URL)('export-to-postgres', () => {
   }, 120_000);
 
   it('copies everything into an empty PostgreSQL database; the API runs on the copy with the same keys, secrets and pending deliveries', async () => {
-    const result = await cliJson(['export-to-postgres', '--database-url', targetUrl], embedded());
+    const toS3 = { ...embedded(), FILE_STORE: 'directory', ...s3.env, S3_PREFIX: 'moved' };
+    // Files go first: when they cannot be copied (no such bucket), nothing is in the database yet
+    // and the export runs again.
+    const failed = await cli(['export-to-postgres', '--database-url', targetUrl, '--files-to', 's3'], { ...toS3, S3_BUCKET: 'no-such-bucket' });
+    expect(failed.code).toBe(1);
+    const result = await cliJson(['export-to-postgres', '--database-url', targetUrl, '--files-to', 's3'], toS3);
+    expect(result.files).toEqual({ copied: 1, bytes: Buffer.byteLength(RESUME) });
+    const bucket = new S3FileStore(s3.settings({ prefix: 'moved/' }));
+    try {
+      expect(await text((await bucket.get(RESUME_KEY))!)).toBe(RESUME);
+    } finally {
+      await bucket.close();
+    }
     const tables = result.tables as Record<string, number>;
     expect(tables).toMatchObject({ companies: 1, api_keys: 1, job_listings: 3, candidates: 9, applications: 8, webhook_subscriptions: 1 });
     expect(tables.events).toBeGreaterThanOrEqual(3); // listing and candidate created, and the pending one

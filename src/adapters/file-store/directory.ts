@@ -2,7 +2,7 @@
 // Content goes to a temporary file first, is fsynced and then renamed into place, so a crash
 // leaves either the whole object or none. Files 0600 and directories 0700, whatever the umask.
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -48,8 +48,11 @@ export class DirectoryFileStore implements FileStore {
     const path = join(this.objects, key);
     try {
       // Opened before it is returned: a missing file is `undefined`, not a stream that fails later.
+      // The stream owns the FileHandle itself and closes it: given only its number, the stream closed
+      // the descriptor and the forgotten FileHandle closed the same number again when collected,
+      // by then maybe another file's (the database's).
       const handle = await open(path, 'r');
-      return createReadStream('', { fd: handle.fd, autoClose: true });
+      return handle.createReadStream();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
