@@ -77,16 +77,19 @@ export async function seriousViolations(page: Page): Promise<string[]> {
  * meant to be scrolled and is left out.
  */
 export async function offScreenControls(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const found: string[] = [];
-    for (const element of document.querySelectorAll<HTMLElement>('main button, main a[href], main [role="button"]')) {
+  // A script string: this file is compiled without the DOM's types.
+  return (await page.evaluate(`(() => {
+    const found = [];
+    for (const element of document.querySelectorAll('main button, main a[href], main [role="button"]')) {
       if (element.closest('[data-scrolls-sideways]')) continue;
       const box = element.getBoundingClientRect();
       if (box.width === 0 || box.height === 0) continue;
-      if (box.left < -1 || box.right > window.innerWidth + 1) found.push(`"${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`);
+      if (box.left < -1 || box.right > window.innerWidth + 1) {
+        found.push('"' + (element.getAttribute('aria-label') || element.textContent || '').trim().slice(0, 40) + '"');
+      }
     }
     return found;
-  });
+  })()`)) as string[];
 }
 
 /**

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
-import { createApiKey, revokeApiKey } from '../../src/modules/api-keys/service.ts';
+import { createApiKey, createApiKeyCache, revokeApiKey } from '../../src/modules/api-keys/service.ts';
 import { ALL_SCOPES } from '../../src/modules/api-keys/scopes.ts';
 import { createCompany } from '../../src/modules/companies/service.ts';
 import { createJobListing, publishJobListing } from '../../src/modules/job-listings/service.ts';
@@ -96,7 +96,15 @@ describe.skipIf(!process.env.DATABASE_URL)('two servers and two workers on one P
 
   beforeAll(async () => {
     testDb = await openTestDatabase();
-    ctx = { db: testDb.database.db, clock: systemClock, secrets: createSecretBox(parseEncryptionKey(TEST_ENCRYPTION_KEY)) };
+    // With the API-key cache, as every process has (src/deps.ts): a revocation answers only once the
+    // change's notification came back, so the servers have it too.
+    ctx = {
+      db: testDb.database.db,
+      clock: systemClock,
+      secrets: createSecretBox(parseEncryptionKey(TEST_ENCRYPTION_KEY)),
+      notifications: testDb.database,
+      apiKeyCache: createApiKeyCache(testDb.database),
+    };
     transport = createWebhookTransport({ allowLocal: true });
     receiver = await startReceiver();
     const company = await createCompany(ctx, { name: 'Many servers' });
