@@ -42,7 +42,6 @@ export const REASON_NAME_MAX = 100;
 /** A reason's name as kept: trimmed, 1 to 100 characters, no control characters; undefined if it is not one. */
 export function cleanReasonName(name: string): string | undefined {
   const trimmed = name.trim();
-  // eslint-disable-next-line no-control-regex
   if (trimmed.length < 1 || trimmed.length > REASON_NAME_MAX || /[\u0000-\u001f\u007f]/.test(trimmed)) return undefined;
   return trimmed;
 }
