@@ -1584,6 +1584,7 @@ export interface components {
                     fromStatus: string | null;
                     toStatus: string;
                     reason: string | null;
+                    rejectionReason: string | null;
                     /** Format: date-time */
                     changedAt: string;
                 }[];
@@ -14141,6 +14142,7 @@ export interface operations {
                      *               "fromStatus": "Example text",
                      *               "toStatus": "Example text",
                      *               "reason": "Strong API background",
+                     *               "rejectionReason": "Example text",
                      *               "changedAt": "2026-03-02T09:30:00.000Z"
                      *             }
                      *           ]

@@ -221,6 +221,13 @@ describe('a move to REJECTED or WITHDRAWN with a reason', () => {
     // A renamed reason shows its new name in the history.
     await call(tenant, 'PATCH', `${REASONS}/${experience.id}`, { name: 'Too junior' });
     expect((await history(tenant, id))[2]).toMatchObject({ rejectionReason: { id: experience.id, name: 'Too junior' } });
+
+    // The candidate's export names the reasons of their moves.
+    const candidateId = (await call(tenant, 'GET', `/public/v1/applications/${id}`)).json().candidate.id as string;
+    const exported = await call(tenant, 'GET', `/public/v1/candidates/${candidateId}/export`);
+    expect(exported.statusCode).toBe(200);
+    const moves = (exported.json().applications[0].history as Json[]).map((entry) => [entry.toStatus, entry.rejectionReason]);
+    expect(moves).toEqual([['ACTIVE', null], ['REJECTED', 'Too junior'], ['IN_REVIEW', null], ['WITHDRAWN', 'Accepted another offer']]);
   });
 
   it('refuses a reason for another stage, of the other kind, unknown or archived: 422, nothing written', async () => {

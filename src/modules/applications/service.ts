@@ -292,7 +292,7 @@ export interface PipelineExport {
   coverLetter: string | null;
   appliedAt: string;
   updatedAt: string;
-  history: Array<{ fromStatus: string | null; toStatus: string; reason: string | null; rejectionReasonId: string | null; changedAt: string }>;
+  history: Array<{ fromStatus: string | null; toStatus: string; reason: string | null; rejectionReason: string | null; changedAt: string }>;
 }
 
 /** Everything the pipeline stores about a candidate: their applications with texts and full history. */
@@ -303,6 +303,7 @@ export async function exportPipelineOf(ctx: ServiceContext, companyId: string, c
     companyId,
     rows.map((row) => row.id),
   );
+  const reasons = history.some((entry) => entry.rejectionReasonId !== null) ? await rejectionReasonsOf(ctx, companyId) : new Map<string, RejectionReasonRef>();
   return rows.map((row) => ({
     id: row.id,
     jobListingId: row.jobListingId,
@@ -317,7 +318,7 @@ export async function exportPipelineOf(ctx: ServiceContext, companyId: string, c
         fromStatus: entry.fromStatus,
         toStatus: entry.toStatus,
         reason: entry.reason,
-        rejectionReasonId: entry.rejectionReasonId,
+        rejectionReason: entry.rejectionReasonId === null ? null : (reasons.get(entry.rejectionReasonId)?.name ?? null),
         changedAt: entry.changedAt.toISOString(),
       })),
   }));
