@@ -299,6 +299,34 @@ describe('a move to REJECTED or WITHDRAWN with a reason', () => {
   });
 });
 
+describe('a reason deleted while a move gives it', () => {
+  it('either the move wins (the reason is archived) or the delete does (the move is 422, nothing written)', async () => {
+    const tenant = await t.tenant();
+    const listing = await makeListing(t, tenant.companyId);
+    for (let i = 0; i < 6; i++) {
+      const reason = (await call(tenant, 'POST', REASONS, { name: `Racing ${i}`, kind: 'REJECTION' })).json() as Reason;
+      const id = await submitted(tenant, listing, `race${i}@example.com`);
+      const [moved, deleted] = await Promise.all([
+        move(tenant, id, { status: 'REJECTED', reasonId: reason.id }),
+        call(tenant, 'DELETE', `${REASONS}/${reason.id}`),
+      ]);
+      expect(deleted.statusCode).toBe(204);
+      const after = await call(tenant, 'GET', `${REASONS}/${reason.id}`);
+      const application = (await call(tenant, 'GET', `/public/v1/applications/${id}`)).json();
+      if (moved.statusCode === 200) {
+        expect(after.json()).toMatchObject({ id: reason.id, active: false });
+        expect(application).toMatchObject({ status: 'REJECTED', rejectionReasonId: reason.id });
+        expect((await history(tenant, id))[0]).toMatchObject({ rejectionReason: { id: reason.id, name: `Racing ${i}` } });
+      } else {
+        expectErrorEnvelope(moved, 422, 'VALIDATION_ERROR', `/public/v1/applications/${id}/status`);
+        expect(after.statusCode).toBe(404);
+        expect(application).toMatchObject({ status: 'ACTIVE', rejectionReasonId: null });
+        expect(await history(tenant, id)).toHaveLength(1);
+      }
+    }
+  });
+});
+
 describe('the analytics overview counts rejections by reason', () => {
   it('applications now REJECTED or WITHDRAWN, by the reason the move gave, with the overview\'s filters', async () => {
     const tenant = await t.tenant();
