@@ -551,7 +551,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await card.getByRole('combobox', { name: 'Move Ada Lovelace to' }).click();
     await page.getByRole('option', { name: 'Rejected' }).click();
     const ask = page.getByRole('dialog', { name: 'Reject Ada Lovelace' });
-    await ask.getByRole('textbox', { name: 'Reason' }).click();
+    await ask.getByRole('combobox', { name: 'Reason' }).click();
     await page.getByRole('option', { name: 'Position filled' }).click();
     await expectAccessible('pipeline-reject');
     await ask.getByRole('button', { name: 'Reject' }).click();
