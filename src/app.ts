@@ -46,7 +46,7 @@ import { oauthRoutes } from './modules/oauth/routes.ts';
 import { socialRoutes } from './modules/social/routes.ts';
 import { memberRoutes } from './modules/users/routes.ts';
 import { memberSchemas } from './modules/users/schemas.ts';
-import { companyRoutes } from './modules/companies/routes.ts';
+import { companyRoutes, rejectionReasonRoutes } from './modules/companies/routes.ts';
 import { companySchemas } from './modules/companies/schemas.ts';
 import { registerDashboard } from './http/dashboard.ts';
 
@@ -148,6 +148,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(candidateRoutes);
   await app.register(candidateProfileRoutes);
   await app.register(applicationRoutes);
+  await app.register(rejectionReasonRoutes);
   await app.register(analyticsRoutes);
   await app.register(webhookRoutes);
   await app.register(eventRoutes);

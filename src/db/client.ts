@@ -6,7 +6,7 @@ import { DEFAULT_DATABASE_TIMEOUTS, openPostgres, type DatabaseTimeouts } from '
 import type { Database } from './driver.ts';
 
 export type { Database, Db, NotificationListener } from './driver.ts';
-export { DatabaseConnectError, isDatabaseBusy, isTransientTransactionError } from './errors.ts';
+export { DatabaseConnectError, isDatabaseBusy, isTransientTransactionError, sqlState } from './errors.ts';
 export type { DatabaseTimeouts } from './postgres.ts';
 export { queryRows, queryStatement } from './statements.ts';
 

@@ -34,3 +34,11 @@ export function isTransientTransactionError(error: unknown): boolean {
   }
   return false;
 }
+
+/** A PostgreSQL error's SQLSTATE (23505 unique, 23503 foreign key...), read through Drizzle's wrapping; undefined for another error. */
+export function sqlState(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}

@@ -15,6 +15,7 @@ export const EXAMPLE_IDS = {
   apiKey: 'a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d',
   user: 'f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c',
   invitation: 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e',
+  rejectionReason: '7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d',
 } as const;
 
 /** Path parameter examples, by parameter name and the path's first resource segment. */
@@ -27,6 +28,7 @@ export function pathParameterExample(path: string, name: string): string | undef
   if (path.startsWith('/public/v1/applications')) return EXAMPLE_IDS.application;
   if (path.startsWith('/public/v1/candidates')) return EXAMPLE_IDS.candidate;
   if (path.startsWith('/public/v1/webhooks')) return EXAMPLE_IDS.webhook;
+  if (path.startsWith('/public/v1/rejection-reasons')) return EXAMPLE_IDS.rejectionReason;
   if (path.startsWith('/settings/api-keys')) return EXAMPLE_IDS.apiKey;
   if (path.startsWith('/settings/members/invitations')) return EXAMPLE_IDS.invitation;
   return undefined;
@@ -100,6 +102,8 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
     coverLetter: 'I would love to bring my experience with analytical engines to your backend team.',
   },
   updateApplicationStatus: { status: 'IN_REVIEW', reason: 'Strong API background', expectedStatus: 'ACTIVE' },
+  createRejectionReason: { name: 'Relocation not possible', kind: 'REJECTION' },
+  updateRejectionReason: { name: 'Relocation not possible for this role' },
   createWebhookSubscription: {
     url: 'https://hooks.example.com/recruiting',
     events: ['application.created', 'application.status_changed'],
@@ -129,6 +133,7 @@ function stringFor(name: string, schema: Schema): string {
       subscriptionId: EXAMPLE_IDS.webhook,
       userId: EXAMPLE_IDS.user,
       changedByApiKeyId: EXAMPLE_IDS.apiKey,
+      rejectionReasonId: EXAMPLE_IDS.rejectionReason,
     };
     return byName[name] ?? '3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e';
   }

@@ -71,7 +71,7 @@ describe('POST /public/v1/applications', () => {
     expect(body.jobSeekerId).toBe(body.candidate.id);
     expect(body.appliedAt).toBe(body.updatedAt);
     expect(Object.keys(body).sort()).toEqual(
-      ['appliedAt', 'candidate', 'coverLetter', 'id', 'jobListing', 'jobListingId', 'jobSeekerId', 'source', 'status', 'updatedAt'].sort(),
+      ['appliedAt', 'candidate', 'coverLetter', 'id', 'jobListing', 'jobListingId', 'jobSeekerId', 'rejectionReasonId', 'source', 'status', 'updatedAt'].sort(),
     );
     expect(Object.keys(body.candidate).sort()).toEqual(['email', 'firstName', 'headline', 'id', 'lastName', 'phone']);
 

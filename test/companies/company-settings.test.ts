@@ -69,6 +69,27 @@ describe('/settings/company', () => {
     expect((await inject('GET', '/settings/company', admin)).json()).toEqual(before);
   });
 
+  it('requiresRejectionReason: off by default, an ADMIN turns it on, a move to REJECTED then needs a reason', async () => {
+    const owner = await signIn(unique('reasons-admin'));
+    expect((await inject('GET', '/settings/company', owner)).json()).toMatchObject({ requiresRejectionReason: false });
+    expectErrorEnvelope(await inject('PATCH', '/settings/company', owner, { requiresRejectionReason: 'yes' }), 422, 'VALIDATION_ERROR', '/settings/company');
+    const on = await inject('PATCH', '/settings/company', owner, { requiresRejectionReason: true });
+    expect(on.statusCode).toBe(200);
+    expect(on.json()).toMatchObject({ requiresRejectionReason: true, requiresListingReview: false });
+    // The owner's company now refuses a rejection without a reason.
+    const listing = await draftListing(owner, 'Rigger');
+    expect((await inject('POST', `/public/v1/job-listings/${listing}/publish`, owner)).statusCode).toBe(200);
+    const submitted = await inject('POST', '/public/v1/applications', owner, {
+      jobListingId: listing,
+      candidate: { firstName: 'Ada', lastName: 'Lovelace', email: unique('ada') },
+    });
+    expect(submitted.statusCode).toBe(201);
+    const path = `/public/v1/applications/${submitted.json().id}/status`;
+    expectErrorEnvelope(await inject('PATCH', path, owner, { status: 'REJECTED' }), 422, 'VALIDATION_ERROR', path);
+    // Another company (the admin of the first tests) is not affected.
+    expect((await inject('GET', '/settings/company', admin)).json()).toMatchObject({ requiresRejectionReason: false });
+  });
+
   it('is for users only: an API key or no credential answers 401', async () => {
     const tenant = await server.tenant();
     expect((await inject('GET', '/settings/company', tenant.headers)).statusCode).toBe(401);

@@ -561,6 +561,23 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     expect(text).toContain('In review → Interview');
     await expectAccessible('pipeline-application');
     await drawer.getByRole('button', { name: 'Close' }).click();
+
+    // Rejecting asks for one of the company's reasons; it is kept with the move and shown in the history.
+    await card.getByRole('combobox', { name: 'Move Ada Lovelace to' }).click();
+    await page.getByRole('option', { name: 'Rejected' }).click();
+    const ask = page.getByRole('dialog', { name: 'Reject Ada Lovelace' });
+    await ask.getByRole('combobox', { name: 'Reason' }).click();
+    await page.getByRole('option', { name: 'Position filled' }).click();
+    await expectAccessible('pipeline-reject');
+    await ask.getByRole('button', { name: 'Reject' }).click();
+    await page.getByText('Ada Lovelace moved to Rejected.').waitFor();
+    const rejected = await api(`/public/v1/applications/${application.id}`);
+    expect(rejected.status).toBe('REJECTED');
+    const reasons = await api('/public/v1/rejection-reasons?kind=REJECTION&size=100');
+    expect(reasons.data.find((reason: { id: string }) => reason.id === rejected.rejectionReasonId).name).toBe('Position filled');
+    await card.getByRole('button', { name: 'Open Ada Lovelace' }).click();
+    await poll(() => drawer.getByTestId('history').textContent()).toContain('Reason: Position filled');
+    await drawer.getByRole('button', { name: 'Close' }).click();
     await Promise.all(fitters.map((id) => api(`/public/v1/job-listings/${id}/archive`, 'POST')));
   });
 

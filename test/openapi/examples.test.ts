@@ -133,6 +133,11 @@ describe('examples in the OpenAPI document', () => {
     await send('getApplication');
     await send('updateApplicationStatus');
     await send('listApplicationStatusHistory');
+    await send('listRejectionReasons');
+    ids.rejectionReason = (await send('createRejectionReason')).id as string;
+    await send('getRejectionReason');
+    await send('updateRejectionReason');
+    await send('deleteRejectionReason');
     await send('listCandidates');
     await send('getCandidate');
     await send('getHiringOverview');

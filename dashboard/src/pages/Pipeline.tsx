@@ -2,7 +2,7 @@ import { Alert, Badge, Card, Drawer, Group, Paper, ScrollArea, Select, Stack, Te
 import { DndContext, KeyboardSensor, PointerSensor, pointerWithin, rectIntersection, useDraggable, useDroppable, useSensor, useSensors, type CollisionDetection, type DragEndEvent } from '@dnd-kit/core';
 import { useState } from 'react';
 import { api, ApiError, call, useLoad, type Schemas } from '../api';
-import { Notice } from '../components';
+import { ConfirmDialog, Notice } from '../components';
 import { ListingPicker, type PickedListing } from '../listing-picker';
 import { useQueryParam } from '../router';
 import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo } from '../ui';
@@ -25,6 +25,44 @@ const collision: CollisionDetection = (args) => {
   return under.length > 0 ? under : rectIntersection(args);
 };
 const LABEL = Object.fromEntries(STAGES.map((item) => [item.stage, item.label])) as Record<Stage, string>;
+/** The stages a move into asks for one of the company's reasons, and the kind of reason each takes. */
+const REASON_KIND: Partial<Record<Stage, 'REJECTION' | 'WITHDRAWAL'>> = { REJECTED: 'REJECTION', WITHDRAWN: 'WITHDRAWAL' };
+
+/**
+ * Rejecting (or marking withdrawn) asks for a reason from the company's list (active ones of that
+ * kind); optional unless the company requires one for a rejection.
+ */
+function ReasonDialog({ name, to, onMove, onClose }: { name: string; to: Stage; onMove: (reasonId: string | undefined) => Promise<unknown>; onClose: () => void }) {
+  const kind = REASON_KIND[to]!;
+  const reasons = useLoad(() => call(api.GET('/public/v1/rejection-reasons', { params: { query: { kind, active: true, size: 100 } } })), [kind]);
+  const company = useLoad(() => call(api.GET('/settings/company')), []);
+  const [reasonId, setReasonId] = useState<string | null>(null);
+  const required = kind === 'REJECTION' && company.data?.requiresRejectionReason === true;
+  return (
+    <ConfirmDialog
+      opened
+      title={to === 'REJECTED' ? `Reject ${name}` : `${name} withdrew`}
+      confirmLabel={to === 'REJECTED' ? 'Reject' : 'Mark withdrawn'}
+      color={to === 'REJECTED' ? 'red' : 'gray'}
+      disabled={!reasons.data || (required && !reasonId)}
+      onConfirm={() => onMove(reasonId ?? undefined)}
+      onClose={onClose}
+    >
+      <Select
+        label="Reason"
+        placeholder={required ? 'Pick a reason' : 'No reason given'}
+        description={required ? 'Your company asks for a reason when rejecting.' : undefined}
+        data={(reasons.data?.data ?? []).map((reason) => ({ value: reason.id, label: reason.name }))}
+        value={reasonId}
+        onChange={setReasonId}
+        clearable={!required}
+        searchable
+        required={required}
+        comboboxProps={{ withinPortal: true }}
+      />
+    </ConfirmDialog>
+  );
+}
 
 function ApplicationCard({ application, onOpen, onMove }: { application: Application; onOpen: () => void; onMove: (to: Stage) => void }) {
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: application.id, data: { application } });
@@ -130,6 +168,7 @@ function ApplicationDrawer({ id, onClose }: { id: string; onClose: () => void })
                     {formatDate(change.changedAt)}
                     {change.changedByApiKeyId ? ' · by an API key' : ''}
                   </Text>
+                  {change.rejectionReason && <Text size="sm">Reason: {change.rejectionReason.name}</Text>}
                   {change.reason && <Text size="sm">{change.reason}</Text>}
                 </Timeline.Item>
               ))}
@@ -201,6 +240,8 @@ export function PipelinePage() {
   const [error, setError] = useState<unknown>();
   const [moved, setMoved] = useState<string>();
   const [local, setLocal] = useState<Application[]>();
+  // A move into REJECTED or WITHDRAWN waiting for its reason (ReasonDialog).
+  const [asking, setAsking] = useState<{ application: Application; to: Stage }>();
   const applications = useLoad(
     () => (listing ? call(api.GET('/public/v1/applications', { params: { query: { jobListingId: listing, size: 100 } } })) : Promise.resolve(undefined)),
     [listing],
@@ -213,7 +254,7 @@ export function PipelinePage() {
   }
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }), useSensor(KeyboardSensor));
 
-  const move = async (application: Application, to: Stage) => {
+  const move = async (application: Application, to: Stage, reasonId?: string) => {
     setConflict(undefined);
     setError(undefined);
     setMoved(undefined);
@@ -221,7 +262,7 @@ export function PipelinePage() {
     // Shown at once; put back if the server refuses.
     setLocal((all) => all?.map((item) => (item.id === application.id ? { ...item, status: to } : item)));
     try {
-      await call(api.PATCH('/public/v1/applications/{id}/status', { params: { path: { id: application.id } }, body: { status: to, expectedStatus: application.status } }));
+      await call(api.PATCH('/public/v1/applications/{id}/status', { params: { path: { id: application.id } }, body: { status: to, expectedStatus: application.status, ...(reasonId ? { reasonId } : {}) } }));
       setMoved(`${name} moved to ${LABEL[to]}.`);
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 409) {
@@ -233,10 +274,14 @@ export function PipelinePage() {
       applications.reload();
     }
   };
+  const request = (application: Application, to: Stage) => {
+    if (REASON_KIND[to]) setAsking({ application, to });
+    else void move(application, to);
+  };
   const onDragEnd = (event: DragEndEvent) => {
     const application = event.active.data.current?.application as Application | undefined;
     const to = event.over?.id as Stage | undefined;
-    if (application && to && to !== application.status) void move(application, to);
+    if (application && to && to !== application.status) request(application, to);
   };
 
   return (
@@ -269,7 +314,7 @@ export function PipelinePage() {
                     return (
                       <Column key={stage} stage={stage} label={label} count={items.length}>
                         {items.map((item) => (
-                          <ApplicationCard key={item.id} application={item} onOpen={() => setOpen(item.id)} onMove={(to) => void move(item, to)} />
+                          <ApplicationCard key={item.id} application={item} onOpen={() => setOpen(item.id)} onMove={(to) => request(item, to)} />
                         ))}
                       </Column>
                     );
@@ -281,6 +326,14 @@ export function PipelinePage() {
         </LoadState>
       )}
       {open && <ApplicationDrawer id={open} onClose={() => setOpen(undefined)} />}
+      {asking && (
+        <ReasonDialog
+          name={`${asking.application.candidate.firstName} ${asking.application.candidate.lastName}`}
+          to={asking.to}
+          onMove={(reasonId) => move(asking.application, asking.to, reasonId)}
+          onClose={() => setAsking(undefined)}
+        />
+      )}
     </Page>
   );
 }

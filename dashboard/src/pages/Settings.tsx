@@ -20,6 +20,7 @@ function CompanyForm({ company, onSaved }: { company: Schemas['CompanySettings']
   const [name, setName] = useState(company.name);
   const [language, setLanguage] = useState<string | null>(company.defaultLanguage);
   const [review, setReview] = useState(company.requiresListingReview);
+  const [reasonRequired, setReasonRequired] = useState(company.requiresRejectionReason);
   const [saved, setSaved] = useState(false);
   const saving = useAction();
   // The saved settings, once they come back, are what the form shows.
@@ -29,6 +30,7 @@ function CompanyForm({ company, onSaved }: { company: Schemas['CompanySettings']
     setName(company.name);
     setLanguage(company.defaultLanguage);
     setReview(company.requiresListingReview);
+    setReasonRequired(company.requiresRejectionReason);
   }
   const languages = LANGUAGES.some((item) => item.value === company.defaultLanguage)
     ? LANGUAGES
@@ -36,7 +38,7 @@ function CompanyForm({ company, onSaved }: { company: Schemas['CompanySettings']
   const save = () => {
     setSaved(false);
     void saving.run(async () => {
-      await call(api.PATCH('/settings/company', { body: { name, defaultLanguage: language ?? undefined, requiresListingReview: review } }));
+      await call(api.PATCH('/settings/company', { body: { name, defaultLanguage: language ?? undefined, requiresListingReview: review, requiresRejectionReason: reasonRequired } }));
       setSaved(true);
       onSaved();
     });
@@ -54,6 +56,13 @@ function CompanyForm({ company, onSaved }: { company: Schemas['CompanySettings']
           description="Publishing a listing sends it to the review queue until an admin approves or rejects it."
           checked={review}
           onChange={(event) => setReview(event.currentTarget.checked)}
+          disabled={!isAdmin}
+        />
+        <Switch
+          label="Rejecting needs a reason"
+          description="Moving an application to Rejected asks for one of the company's rejection reasons."
+          checked={reasonRequired}
+          onChange={(event) => setReasonRequired(event.currentTarget.checked)}
           disabled={!isAdmin}
         />
         <ErrorMessage error={saving.error} title="Could not save" />

@@ -109,3 +109,16 @@ export async function timeToHire(db: Db, scope: ApplicationScope): Promise<{ hir
   );
   return { hires: row.hires, medianDays: row.median_days === null ? null : Number(row.median_days) };
 }
+
+/**
+ * Applications now REJECTED or WITHDRAWN with a rejection reason, by that reason (the one the move
+ * into their stage gave): only those rows, from the partial index on (company, reason, applied_at)
+ * (migration 0036) when the whole company is counted.
+ */
+export async function countRejectionsByReason(db: Db, scope: ApplicationScope): Promise<Array<{ reasonId: string; count: number }>> {
+  return queryRows(
+    db,
+    sql`select a.rejection_reason_id as "reasonId", count(*)::int as count from application_summaries a
+        where ${applicationsIn(scope)} and a.rejection_reason_id is not null group by a.rejection_reason_id`,
+  );
+}

@@ -54,6 +54,17 @@ export const AnalyticsOverview = Type.Object(
     medianDaysToHire: Nullable(
       Type.Number({ description: 'Median of the days from submission to the move into HIRED, over the hires; null without hires' }),
     ),
+    rejectionsByReason: Type.Array(
+      Type.Object({
+        status: Type.Union([Type.Literal('REJECTED'), Type.Literal('WITHDRAWN')]),
+        reason: Type.Union([Type.Ref('RejectionReasonRef'), Type.Null()], { description: 'null: moved there without a reason' }),
+        count: Type.Integer({ minimum: 1 }),
+      }),
+      {
+        description:
+          'The applications now REJECTED or WITHDRAWN (as applicationsByStage counts them, with the same filters) by the rejection reason the move there gave: for each stage the counts add up to its applicationsByStage count. REJECTED first, then most first; reasons no application has are left out.',
+      },
+    ),
   },
   { $id: 'AnalyticsOverview' },
 );

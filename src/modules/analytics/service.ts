@@ -2,6 +2,8 @@ import type { ServiceContext } from '../../shared/context.ts';
 import { ValidationError } from '../../shared/errors.ts';
 import { APPLICATION_STAGES, FUNNEL_STAGES } from '../applications/stages.ts';
 import { JOB_LISTING_STATUSES } from '../reference-data/enums.ts';
+import { rejectionReasonsOf, type RejectionReasonRef } from '../companies/service.ts';
+import { STAGE_OF_KIND } from '../companies/rejection-reasons.ts';
 import {
   keptCount,
   keptCountsByStatus,
@@ -15,6 +17,7 @@ import {
   countApplicationsPerDay,
   countFunnel,
   countListingsByStatus,
+  countRejectionsByReason,
   timeToHire,
   type ApplicationScope,
 } from './repo.ts';
@@ -52,9 +55,13 @@ export async function getOverview(ctx: ServiceContext, companyId: string, query:
   const lastDay = query.to ?? utcDay(now);
   const firstDay = utcDay(new Date(dayStart(lastDay).getTime() - (OVERVIEW_DAYS - 1) * DAY_MS));
 
-  const { listings, stages, perDay, funnel, hiring } = query.jobListingId
-    ? await listingFigures(ctx, scope, query.jobListingId, firstDay, lastDay)
-    : await companyFigures(ctx, companyId, query, firstDay, lastDay, scope);
+  const [{ listings, stages, perDay, funnel, hiring }, reasoned, reasons] = await Promise.all([
+    query.jobListingId
+      ? listingFigures(ctx, scope, query.jobListingId, firstDay, lastDay)
+      : companyFigures(ctx, companyId, query, firstDay, lastDay, scope),
+    countRejectionsByReason(ctx.db, scope),
+    rejectionReasonsOf(ctx, companyId),
+  ]);
   const applicationsByStage = zeroFilled(APPLICATION_STAGES, stages);
   return {
     generatedAt: now.toISOString(),
@@ -70,7 +77,37 @@ export async function getOverview(ctx: ServiceContext, companyId: string, query:
     })),
     hires: hiring.hires,
     medianDaysToHire: hiring.medianDays === null ? null : round(hiring.medianDays, 2),
+    rejectionsByReason: byReason(reasoned, reasons, applicationsByStage),
   };
+}
+
+type EndStage = 'REJECTED' | 'WITHDRAWN';
+
+/**
+ * The applications now REJECTED or WITHDRAWN (those applicationsByStage counts), by the rejection
+ * reason the move there gave; `reason` null: moved there without one (the stage's count less the
+ * ones with a reason). Most first within each stage, REJECTED first.
+ */
+function byReason(
+  reasoned: Array<{ reasonId: string; count: number }>,
+  reasons: ReadonlyMap<string, RejectionReasonRef>,
+  byStage: Record<string, number>,
+): Array<{ status: EndStage; reason: RejectionReasonRef | null; count: number }> {
+  const rows: Array<{ status: EndStage; reason: RejectionReasonRef | null; count: number }> = [];
+  for (const { reasonId, count } of reasoned) {
+    const reason = reasons.get(reasonId);
+    if (reason) rows.push({ status: STAGE_OF_KIND[reason.kind], reason, count });
+  }
+  for (const status of ['REJECTED', 'WITHDRAWN'] as const) {
+    const given = rows.filter((row) => row.status === status).reduce((sum, row) => sum + row.count, 0);
+    // Two reads, two snapshots: a move committed between them must not make a negative count.
+    const without = Math.max(0, (byStage[status] ?? 0) - given);
+    if (without > 0) rows.push({ status, reason: null, count: without });
+  }
+  const order = { REJECTED: 0, WITHDRAWN: 1 };
+  return rows.sort(
+    (a, b) => order[a.status] - order[b.status] || b.count - a.count || (a.reason?.name ?? '\uffff').localeCompare(b.reason?.name ?? '\uffff'),
+  );
 }
 
 function round(value: number, digits: number): number {

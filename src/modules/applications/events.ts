@@ -1,6 +1,7 @@
 // The application events (pure): names and payloads. Registered in the outbox's EventCatalogue.
 import { APPLICATION_STAGES, type ApplicationStage } from './stages.ts';
 import type { ApplicationSummaryView } from './view.ts';
+import type { RejectionReasonRef } from '../companies/service.ts';
 
 export const APPLICATION_EVENTS = ['application.created', 'application.status_changed'] as const;
 export type ApplicationEvent = (typeof APPLICATION_EVENTS)[number];
@@ -13,6 +14,8 @@ export interface ApplicationEventPayloads {
     previousStatus: ApplicationStage;
     newStatus: ApplicationStage;
     reason: string | null;
+    /** The company's rejection reason the move gave (REJECTED or WITHDRAWN only). */
+    rejectionReason: RejectionReasonRef | null;
   };
 }
 
@@ -27,15 +30,16 @@ export const APPLICATION_EVENT_PAYLOADS: Record<ApplicationEvent, { sentWhen: st
   },
   'application.status_changed': {
     sentWhen: 'an application moves to another pipeline stage',
-    dataNote: '`{ application, previousStatus, newStatus, reason }`',
+    dataNote: '`{ application, previousStatus, newStatus, reason, rejectionReason }` (`reason`: the free-text note; `rejectionReason`: `{ id, name, kind }` of the company\'s reason a move to REJECTED or WITHDRAWN gave, else null)',
     data: {
       type: 'object',
-      required: ['application', 'previousStatus', 'newStatus', 'reason'],
+      required: ['application', 'previousStatus', 'newStatus', 'reason', 'rejectionReason'],
       properties: {
         application: { $ref: 'ApplicationSummary' },
         previousStatus: STAGE,
         newStatus: STAGE,
         reason: { type: ['string', 'null'] },
+        rejectionReason: { oneOf: [{ $ref: 'RejectionReasonRef' }, { type: 'null' }] },
       },
     },
   },

@@ -66,6 +66,7 @@ export async function enterPipeline(
     appliedAt: input.now,
     updatedAt: input.now,
     furthestStage: funnelRank(INITIAL_STAGE),
+    rejectionReasonId: null,
   }));
   // Inserted in candidate id order, the same in every transaction, so overlapping imports into one
   // listing take their locks on (listing, candidate) in one sequence and cannot deadlock.
@@ -89,6 +90,7 @@ export async function enterPipeline(
       fromStatus: null,
       toStatus: INITIAL_STAGE,
       reason: null,
+      rejectionReasonId: null,
       apiKeyId: input.apiKeyId,
       changedAt: input.now,
     })),

@@ -71,17 +71,19 @@ export async function findApplicationVersion(
 }
 
 const HISTORY_COLUMNS = Object.entries(getTableColumns(applicationStatusHistory)) as Array<[keyof StatusHistoryRow, PgColumn]>;
-const MOVE_VALUES = 6;
+const MOVE_VALUES = 7;
 
 /**
  * moveApplicationIfVersion's statement: $1 the company, $2 the application, $3 the row version,
- * $4 the new stage, $5 the time, $6 the stage's funnel rank, then the history row's columns in their
+ * $4 the new stage, $5 the time, $6 the stage's funnel rank, $7 the rejection reason (null: none,
+ * which clears the last one), then the history row's columns in their
  * order in tables.ts, then the outbox event's (eventInsertText). A data-modifying WITH runs to
  * completion whether or not the statement reads it; the history row and the event are written only
  * if the update moved the row (`from moved`).
  */
 const MOVE_IF_VERSION = `with moved as (
-    update applications set status = $4, updated_at = $5::timestamptz, furthest_stage = greatest(furthest_stage, $6::smallint)
+    update applications set status = $4, updated_at = $5::timestamptz, furthest_stage = greatest(furthest_stage, $6::smallint),
+      rejection_reason_id = $7::uuid
     where company_id = $1 and id = $2 and xmin = $3::xid
     returning id
   ),
@@ -94,7 +96,7 @@ const MOVE_IF_VERSION = `with moved as (
 
 /**
  * A status move in one statement, no transaction around it (one statement is atomic): the row
- * moves to the history row's stage at its time only if it is still `version`, its furthest funnel
+ * moves to the history row's stage (and rejection reason) at its time only if it is still `version`, its furthest funnel
  * stage rises to that stage's rank (`greatest` over the row as updated, so no rank is lost), and
  * then its history row and its outbox event (`eventValues`: eventInsertValues) are written; else
  * nothing is and the answer is false. The UPDATE waits for a concurrent move of the row; once that
@@ -110,7 +112,15 @@ export async function moveApplicationIfVersion(
     const value = history[key];
     return value instanceof Date ? value.toISOString() : value;
   });
-  const values = [history.companyId, history.applicationId, move.version, history.toStatus, history.changedAt.toISOString(), funnelRank(history.toStatus)];
+  const values = [
+    history.companyId,
+    history.applicationId,
+    move.version,
+    history.toStatus,
+    history.changedAt.toISOString(),
+    funnelRank(history.toStatus),
+    history.rejectionReasonId,
+  ];
   const [row] = await queryStatement<{ moved: number }>(db, MOVE_IF_VERSION, [...values, ...columns, ...move.eventValues]);
   return row?.moved === 1;
 }

@@ -100,7 +100,7 @@ export async function applicationRoutes(app: AppInstance): Promise<void> {
         operationId: 'updateApplicationStatus',
         summary: 'Move an application to a pipeline stage',
         description:
-          'Any stage may be moved to any other. The same stage again answers 200 and changes nothing (no event). `reason` is kept in the history and sent in the event. With `expectedStatus`, the move happens only if the application is still in that stage, else 409: two recruiters moving the same application cannot overwrite each other. Emits application.status_changed with application, previousStatus, newStatus and reason.',
+          'Any stage may be moved to any other. The same stage again answers 200 and changes nothing (no event). `reason` (a free-text note) is kept in the history and sent in the event. A move to REJECTED or WITHDRAWN may give `reasonId`, one of the company\'s active rejection reasons of the matching kind (GET /public/v1/rejection-reasons); the company may require one for REJECTED (`requiresRejectionReason`). A wrong `reasonId` (another stage, unknown, another company\'s, the other kind, archived) or a missing required one answers 422 and moves nothing. With `expectedStatus`, the move happens only if the application is still in that stage, else 409: two recruiters moving the same application cannot overwrite each other. Emits application.status_changed with application, previousStatus, newStatus, reason and rejectionReason.',
         params: ApplicationIdParams,
         body: UpdateStatusBody,
         response: { 200: Type.Ref('Application'), ...errorResponses([400, 404, 409, 422]) },

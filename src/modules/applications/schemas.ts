@@ -21,6 +21,9 @@ const applicationProperties = {
   coverLetter: Nullable(Type.String()),
   appliedAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time', description: 'Last stage move (appliedAt until the first)' }),
+  rejectionReasonId: Nullable(
+    Type.String({ format: 'uuid', description: 'In REJECTED or WITHDRAWN: the rejection reason the move there gave (GET /public/v1/rejection-reasons/{id}); else null' }),
+  ),
   candidate: Type.Ref('CandidateSummary'),
 };
 
@@ -39,7 +42,10 @@ export const ApplicationStatusChange = Type.Object(
     applicationId: Type.String({ format: 'uuid' }),
     fromStatus: Nullable(Stage),
     toStatus: Stage,
-    reason: Nullable(Type.String()),
+    reason: Nullable(Type.String({ description: 'The free-text note the move gave' })),
+    rejectionReason: Type.Union([Type.Ref('RejectionReasonRef'), Type.Null()], {
+      description: 'The company\'s rejection reason the move gave (a move to REJECTED or WITHDRAWN); null for none',
+    }),
     changedByApiKeyId: Nullable(
       Type.String({ format: 'uuid', description: 'The API key that made the move; null for the dashboard or the system' }),
     ),
@@ -78,7 +84,14 @@ export type SubmitApplicationBody = Static<typeof SubmitApplicationBody>;
 export const UpdateStatusBody = Type.Object(
   {
     status: Stage,
-    reason: Type.Optional(Type.String({ maxLength: 1000, description: 'Kept with the move in the history and sent in the event' })),
+    reason: Type.Optional(Type.String({ maxLength: 1000, description: 'A free-text note, kept with the move in the history and sent in the event' })),
+    reasonId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description:
+          'Only with status REJECTED (a REJECTION reason) or WITHDRAWN (a WITHDRAWAL reason): one of the company\'s active reasons (GET /public/v1/rejection-reasons). Required for REJECTED when the company says so (`requiresRejectionReason`). 422 otherwise.',
+      }),
+    ),
     expectedStatus: Type.Optional(
       Type.Enum(APPLICATION_STAGES, {
         description: 'The stage the caller believes the application is in: 409 when it is no longer there',

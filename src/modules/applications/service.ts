@@ -4,7 +4,7 @@ import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Ordering,
 /** History rows by (changedAt, is a move, id), newest first: a submission sorts before a move of its millisecond. */
 const HISTORY_NEWEST_FIRST: Ordering = { name: 'history', keys: ['timestamptz', 'boolean', 'uuid'], direction: 'desc' };
 import { withTransaction, type Principal, type ServiceContext } from '../../shared/context.ts';
-import { ConflictError, NotFoundError } from '../../shared/errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors.ts';
 import {
   assertNoDuplicateEmails,
   findOrCreateCandidate,
@@ -14,6 +14,7 @@ import {
 } from '../candidates/service.ts';
 import type { ImportCandidatesBody } from '../candidates/schemas.ts';
 import { getJobListing, type JobListingView, type LanguageOptions } from '../job-listings/service.ts';
+import { reasonForMove, rejectionReasonsOf, type RejectionReasonRef } from '../companies/service.ts';
 import { eventInsertValues } from '../../infra/outbox/record-event.ts';
 import { addCandidatesToPipeline, assertListingAcceptsApplications, enterPipeline } from './pipeline.ts';
 import {
@@ -35,7 +36,7 @@ import {
   type ApplicationSummaryView,
   type StatusChangeView,
 } from './view.ts';
-import { isTransientTransactionError } from '../../db/client.ts';
+import { isTransientTransactionError, sqlState } from '../../db/client.ts';
 
 export type ApplicationView = ApplicationSummaryView & { jobListing: JobListingView };
 
@@ -137,6 +138,11 @@ const MOVE_TRIES = 20;
  * move reads again; after MOVE_TRIES lost tries the answer is 409. The time is read after the
  * version the move is written over was committed, so the history's order is the order the moves
  * happened in. The embedded listing does not change with the move: it is presented meanwhile.
+ *
+ * A move into REJECTED or WITHDRAWN may give one of the company's rejection reasons (`reasonId`),
+ * checked by the companies module (reasonForMove: 422 for a wrong one, or for none when the company
+ * requires one) while the application is read; every other move reads nothing more. The reason is
+ * written by the same statement (on the row, its history row and its event).
  */
 export async function updateApplicationStatus(
   ctx: ServiceContext,
@@ -146,10 +152,13 @@ export async function updateApplicationStatus(
   options: LanguageOptions = {},
 ): Promise<PresentedApplication> {
   const { companyId } = principal;
+  const checkedReason = reasonForMove(ctx, companyId, body.status, body.reasonId);
+  checkedReason.catch(() => {}); // awaited below, after the application is found (404 first)
   let listing: Promise<{ listing: JobListingView; language: string }> | undefined;
   for (let tries = 0; tries < MOVE_TRIES; tries++) {
     const found = await findApplicationVersion(ctx.db, companyId, id);
     if (!found) throw new NotFoundError('Application');
+    const rejectionReason = await checkedReason;
     const decision = decideMove(found.row.status as ApplicationStage, body.status, body.expectedStatus);
     if (decision.kind === 'conflict') throw staleStatus(decision.current, body.expectedStatus!);
     if (!listing) {
@@ -160,16 +169,32 @@ export async function updateApplicationStatus(
     if (decision.kind === 'move') {
       const now = ctx.clock.now();
       const reason = body.reason ?? null;
-      row = { ...row, status: decision.to, updatedAt: now, furthestStage: Math.max(row.furthestStage, funnelRank(decision.to)) };
+      row = {
+        ...row,
+        status: decision.to,
+        updatedAt: now,
+        furthestStage: Math.max(row.furthestStage, funnelRank(decision.to)),
+        rejectionReasonId: rejectionReason?.id ?? null,
+      };
       const moved = await moveApplicationIfVersion(ctx.db, {
         version: found.version,
-        history: historyRow(principal, id, decision.from, decision.to, reason, now),
+        history: historyRow(principal, id, decision.from, decision.to, reason, rejectionReason, now),
         eventValues: eventInsertValues({
           companyId,
           type: 'application.status_changed',
-          data: { application: summaryOf({ row, candidate: found.candidate }), previousStatus: decision.from, newStatus: decision.to, reason },
+          data: {
+            application: summaryOf({ row, candidate: found.candidate }),
+            previousStatus: decision.from,
+            newStatus: decision.to,
+            reason,
+            rejectionReason,
+          },
           occurredAt: now,
         }),
+      }).catch((error: unknown) => {
+        // The reason was deleted between its check and the write (its foreign key): nothing was written.
+        if (rejectionReason && sqlState(error) === '23503') throw ValidationError.field('reasonId', 'is not one of this company\'s rejection reasons');
+        throw error;
       });
       if (!moved) continue;
     }
@@ -179,7 +204,15 @@ export async function updateApplicationStatus(
   throw new ConflictError('The application was moved concurrently again and again; read it again');
 }
 
-function historyRow(principal: Principal, applicationId: string, from: ApplicationStage, to: ApplicationStage, reason: string | null, now: Date) {
+function historyRow(
+  principal: Principal,
+  applicationId: string,
+  from: ApplicationStage,
+  to: ApplicationStage,
+  reason: string | null,
+  rejectionReason: RejectionReasonRef | null,
+  now: Date,
+) {
   return {
     id: randomUUID(),
     companyId: principal.companyId,
@@ -187,6 +220,7 @@ function historyRow(principal: Principal, applicationId: string, from: Applicati
     fromStatus: from,
     toStatus: to,
     reason,
+    rejectionReasonId: rejectionReason?.id ?? null,
     apiKeyId: principal.apiKeyId,
     changedAt: now,
   };
@@ -208,7 +242,9 @@ export async function getApplicationHistory(
   const position = startPage(ctx.secrets, page, 'application-history', HISTORY_NEWEST_FIRST, { companyId, id });
   const { rows: fetched, total } = await listStatusHistory(ctx.db, companyId, id, position);
   const { rows, ...cursors } = endPage(fetched, position, (row) => [row.changedAt, row.fromStatus !== null, row.id]);
-  return toPage(rows.map(toStatusChangeView), total, position, cursors);
+  // The reasons' names as of now (a renamed reason shows its new name); read only if a move gave one.
+  const reasons = rows.some((row) => row.rejectionReasonId !== null) ? await rejectionReasonsOf(ctx, companyId) : new Map<string, RejectionReasonRef>();
+  return toPage(rows.map((row) => toStatusChangeView(row, reasons)), total, position, cursors);
 }
 
 // --- candidates in pipelines ----------------------------------------------------------------------
@@ -256,7 +292,7 @@ export interface PipelineExport {
   coverLetter: string | null;
   appliedAt: string;
   updatedAt: string;
-  history: Array<{ fromStatus: string | null; toStatus: string; reason: string | null; changedAt: string }>;
+  history: Array<{ fromStatus: string | null; toStatus: string; reason: string | null; rejectionReason: string | null; changedAt: string }>;
 }
 
 /** Everything the pipeline stores about a candidate: their applications with texts and full history. */
@@ -267,6 +303,7 @@ export async function exportPipelineOf(ctx: ServiceContext, companyId: string, c
     companyId,
     rows.map((row) => row.id),
   );
+  const reasons = history.some((entry) => entry.rejectionReasonId !== null) ? await rejectionReasonsOf(ctx, companyId) : new Map<string, RejectionReasonRef>();
   return rows.map((row) => ({
     id: row.id,
     jobListingId: row.jobListingId,
@@ -277,7 +314,13 @@ export async function exportPipelineOf(ctx: ServiceContext, companyId: string, c
     updatedAt: row.updatedAt.toISOString(),
     history: history
       .filter((entry) => entry.applicationId === row.id)
-      .map((entry) => ({ fromStatus: entry.fromStatus, toStatus: entry.toStatus, reason: entry.reason, changedAt: entry.changedAt.toISOString() })),
+      .map((entry) => ({
+        fromStatus: entry.fromStatus,
+        toStatus: entry.toStatus,
+        reason: entry.reason,
+        rejectionReason: entry.rejectionReasonId === null ? null : (reasons.get(entry.rejectionReasonId)?.name ?? null),
+        changedAt: entry.changedAt.toISOString(),
+      })),
   }));
 }
 

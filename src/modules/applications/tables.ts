@@ -12,6 +12,8 @@ export const applications = pgTable('applications', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   /** The furthest funnel stage the application ever entered (stages.ts funnelRank; -1 none), read by the kept daily counts. */
   furthestStage: smallint('furthest_stage').notNull(),
+  /** The rejection reason (companies module) of the move into the current stage; null in any stage but REJECTED and WITHDRAWN. */
+  rejectionReasonId: uuid('rejection_reason_id'),
 });
 
 export const applicationStatusHistory = pgTable('application_status_history', {
@@ -21,6 +23,8 @@ export const applicationStatusHistory = pgTable('application_status_history', {
   fromStatus: text('from_status'),
   toStatus: text('to_status').notNull(),
   reason: text('reason'),
+  /** The company's rejection reason the move gave (REJECTED or WITHDRAWN only). */
+  rejectionReasonId: uuid('rejection_reason_id'),
   apiKeyId: uuid('api_key_id'),
   changedAt: timestamp('changed_at', { withTimezone: true }).notNull(),
 });

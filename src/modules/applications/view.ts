@@ -1,5 +1,6 @@
 // Application rows to the shapes the API answers and the events carry.
 import type { CandidateSummaryView } from '../candidates/service.ts';
+import type { RejectionReasonRef } from '../companies/service.ts';
 import type { ApplicationRow, StatusHistoryRow } from './repo.ts';
 import type { ApplicationSource, ApplicationStage } from './stages.ts';
 
@@ -12,6 +13,7 @@ export interface ApplicationSummaryView {
   coverLetter: string | null;
   appliedAt: string;
   updatedAt: string;
+  rejectionReasonId: string | null;
   candidate: CandidateSummaryView;
 }
 
@@ -25,6 +27,7 @@ export function toApplicationSummaryView(row: ApplicationRow, candidate: Candida
     coverLetter: row.coverLetter,
     appliedAt: row.appliedAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    rejectionReasonId: row.rejectionReasonId,
     candidate: {
       id: candidate.id,
       firstName: candidate.firstName,
@@ -49,17 +52,20 @@ export interface StatusChangeView {
   fromStatus: ApplicationStage | null;
   toStatus: ApplicationStage;
   reason: string | null;
+  rejectionReason: RejectionReasonRef | null;
   changedByApiKeyId: string | null;
   changedAt: string;
 }
 
-export function toStatusChangeView(row: StatusHistoryRow): StatusChangeView {
+/** A history row as answered; `reasons`: the company's rejection reasons by id (for their names). */
+export function toStatusChangeView(row: StatusHistoryRow, reasons: ReadonlyMap<string, RejectionReasonRef>): StatusChangeView {
   return {
     id: row.id,
     applicationId: row.applicationId,
     fromStatus: row.fromStatus as ApplicationStage | null,
     toStatus: row.toStatus as ApplicationStage,
     reason: row.reason,
+    rejectionReason: row.rejectionReasonId === null ? null : (reasons.get(row.rejectionReasonId) ?? null),
     changedByApiKeyId: row.apiKeyId,
     changedAt: row.changedAt.toISOString(),
   };

@@ -20,6 +20,7 @@ export const CandidateExport = Type.Object(
             fromStatus: Nullable(Type.String()),
             toStatus: Type.String(),
             reason: Nullable(Type.String()),
+            rejectionReason: Nullable(Type.String({ description: "The name of the company's rejection reason the move gave" })),
             changedAt: Type.String({ format: 'date-time' }),
           }),
           { description: 'Every stage entered, oldest first' },
