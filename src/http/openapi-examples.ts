@@ -15,6 +15,7 @@ export const EXAMPLE_IDS = {
   apiKey: 'a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d',
   user: 'f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c',
   invitation: 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e',
+  note: '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
 } as const;
 
 /** Path parameter examples, by parameter name and the path's first resource segment. */
@@ -22,6 +23,7 @@ export function pathParameterExample(path: string, name: string): string | undef
   if (name === 'lang') return 'de';
   if (name === 'deliveryId') return EXAMPLE_IDS.delivery;
   if (name === 'userId') return EXAMPLE_IDS.user;
+  if (name === 'noteId') return EXAMPLE_IDS.note;
   if (name !== 'id') return undefined;
   if (path.startsWith('/public/v1/job-listings') || path.startsWith('/settings/job-listings')) return EXAMPLE_IDS.jobListing;
   if (path.startsWith('/public/v1/applications')) return EXAMPLE_IDS.application;
@@ -99,6 +101,8 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
     source: 'CAREER_SITE',
     coverLetter: 'I would love to bring my experience with analytical engines to your backend team.',
   },
+  createCandidateNote: { body: 'Phone screen went well: strong on API design, wants to start in May.', applicationId: EXAMPLE_IDS.application },
+  updateCandidateNote: { body: 'Phone screen went well: strong on API design, wants to start in May (notice period: 6 weeks).' },
   updateApplicationStatus: { status: 'IN_REVIEW', reason: 'Strong API background', expectedStatus: 'ACTIVE' },
   createWebhookSubscription: {
     url: 'https://hooks.example.com/recruiting',

@@ -2,10 +2,10 @@
 // them done, setting aside one whose fan-out failed, the backlog for /metrics), for the event feed
 // and for a person's data. Other modules reach the `events` table only through these functions
 // (writing is record-event.ts, inside each service's transaction).
-import { and, asc, count, eq, gte, inArray, isNull, lte, min, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, min, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
-import type { PagePosition } from '../../shared/pagination.ts';
+import { keysetAfter, keysetBefore, keysetOrderBy } from '../../db/keyset.ts';
+import type { NewestFirstWindow, PagePosition } from '../../shared/pagination.ts';
 import { events } from './tables.ts';
 
 export type EventRow = typeof events.$inferSelect;
@@ -101,6 +101,38 @@ export async function listFeedEvents(
     db.select({ total: count() }).from(events).where(where),
   ]);
   return { rows, total };
+}
+
+// ---- the activity timeline (src/modules/activity) ------------------------------------------------
+
+/** The company's events of these types whose data names the id (anywhere in it). */
+function eventsNamingWhere(companyId: string, filter: { types: readonly string[]; mentioning: string }) {
+  return and(eq(events.companyId, companyId), inArray(events.type, [...filter.types]), sql`${events.data}::text like ${`%${filter.mentioning}%`}`);
+}
+
+/**
+ * Events of these types naming the id, newest first by (occurredAt, id), within the window. Only
+ * what retention kept (src/infra/outbox/prune.ts): the timeline's older entries of these types are gone.
+ */
+export async function listEventsNaming(
+  db: Db,
+  companyId: string,
+  filter: { types: readonly string[]; mentioning: string },
+  window: NewestFirstWindow,
+): Promise<Array<{ id: string; type: string; data: unknown; occurredAt: Date }>> {
+  if (filter.types.length === 0) return [];
+  return db
+    .select({ id: events.id, type: events.type, data: events.data, occurredAt: events.occurredAt })
+    .from(events)
+    .where(and(eventsNamingWhere(companyId, filter), keysetBefore(events.occurredAt, events.id, window.before)))
+    .orderBy(desc(events.occurredAt), desc(events.id))
+    .limit(window.limit);
+}
+
+export async function countEventsNaming(db: Db, companyId: string, filter: { types: readonly string[]; mentioning: string }): Promise<number> {
+  if (filter.types.length === 0) return 0;
+  const [{ total }] = await db.select({ total: count() }).from(events).where(eventsNamingWhere(companyId, filter));
+  return total;
 }
 
 // ---- erasure and export of a person's data ---------------------------------------------------------

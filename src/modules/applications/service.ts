@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Ordering, type Page, type PageRequest } from '../../shared/pagination.ts';
+import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type NewestFirstWindow, type Ordering, type Page, type PageRequest } from '../../shared/pagination.ts';
 
 /** History rows by (changedAt, is a move, id), newest first: a submission sorts before a move of its millisecond. */
 const HISTORY_NEWEST_FIRST: Ordering = { name: 'history', keys: ['timestamptz', 'boolean', 'uuid'], direction: 'desc' };
@@ -25,6 +25,10 @@ import {
   listStatusHistory,
   findApplicationVersion,
   moveApplicationIfVersion,
+  countStageMoves,
+  listStageMoves,
+  type StageMoveRow,
+  type StageMovesOf,
   type ApplicationWithCandidate,
 } from './repo.ts';
 import type { ApplicationListQuery, SubmitApplicationBody, UpdateStatusBody } from './schemas.ts';
@@ -106,7 +110,7 @@ export async function submitApplication(
     const { candidate } = await findOrCreateCandidate(tx, companyId, body.candidate, source, now);
     const entered = await enterPipeline(
       tx,
-      { companyId, jobListingId: body.jobListingId, source, apiKeyId: principal.apiKeyId, now },
+      { companyId, jobListingId: body.jobListingId, source, apiKeyId: principal.apiKeyId, userId: principal.userId, now },
       [{ candidateId: candidate.id, coverLetter: body.coverLetter }],
     );
     const { application, created } = entered.get(candidate.id)!;
@@ -188,6 +192,7 @@ function historyRow(principal: Principal, applicationId: string, from: Applicati
     toStatus: to,
     reason,
     apiKeyId: principal.apiKeyId,
+    changedByUserId: principal.userId ?? null,
     changedAt: now,
   };
 }
@@ -209,6 +214,28 @@ export async function getApplicationHistory(
   const { rows: fetched, total } = await listStatusHistory(ctx.db, companyId, id, position);
   const { rows, ...cursors } = endPage(fetched, position, (row) => [row.changedAt, row.fromStatus !== null, row.id]);
   return toPage(rows.map(toStatusChangeView), total, position, cursors);
+}
+
+// --- for the notes and the activity timeline ------------------------------------------------------
+
+/** The candidate whose application this is, in the company; undefined for an unknown or another company's id. */
+export async function candidateOfApplication(ctx: ServiceContext, companyId: string, applicationId: string): Promise<string | undefined> {
+  return (await findApplication(ctx.db, companyId, applicationId))?.candidateId;
+}
+
+export type { StageMoveRow, StageMovesOf };
+
+/**
+ * The activity timeline's stage moves (the submission, fromStatus null, included): of one
+ * application or of all of a candidate's, newest first by (changedAt, id), within the window; and
+ * how many there are in all. Read from the history rows, which are kept for good.
+ */
+export async function stageMoves(ctx: ServiceContext, companyId: string, of: StageMovesOf, window: NewestFirstWindow): Promise<StageMoveRow[]> {
+  return listStageMoves(ctx.db, companyId, of, window);
+}
+
+export async function stageMoveCount(ctx: ServiceContext, companyId: string, of: StageMovesOf): Promise<number> {
+  return countStageMoves(ctx.db, companyId, of);
 }
 
 // --- candidates in pipelines ----------------------------------------------------------------------
@@ -324,6 +351,7 @@ export async function importCandidates(
           candidateIds: imported.map((candidate) => candidate.id),
           source: 'IMPORTED',
           apiKeyId: principal.apiKeyId,
+          userId: principal.userId,
           now,
         })
       : undefined;

@@ -22,5 +22,7 @@ export const applicationStatusHistory = pgTable('application_status_history', {
   toStatus: text('to_status').notNull(),
   reason: text('reason'),
   apiKeyId: uuid('api_key_id'),
+  /** The signed-in person who made the move (migration 0035); null for an API key or the system. */
+  changedByUserId: uuid('changed_by_user_id'),
   changedAt: timestamp('changed_at', { withTimezone: true }).notNull(),
 });
