@@ -20,7 +20,7 @@ CREATE TABLE notes (
   deleted_by_user_id uuid,
   deleted_by_api_key_id uuid,
   CHECK ((author_user_id IS NULL) <> (author_api_key_id IS NULL)),
-  CHECK ((deleted_at IS NULL) = (body IS NULL))
+  CHECK ((deleted_at IS NULL) = (body IS NOT NULL))
 );
 -- A candidate's notes and an application's, newest first (the lists and the timeline).
 CREATE INDEX notes_candidate_idx ON notes(company_id, candidate_id, created_at DESC, id DESC);

@@ -163,7 +163,7 @@ export async function editNote(ctx: ServiceContext, principal: Principal, candid
     if (!mayEdit(row, principal)) {
       throw new ForbiddenError('Only the author of a note may edit it', [{ field: 'author', message: 'only the author may edit this note' }]);
     }
-    const [presented] = await present(ctx, companyId, [row]);
+    const [presented] = await present(tx, companyId, [row]);
     if (row.body === body.body) return presented;
     const now = ctx.clock.now();
     const note = toNoteView(await updateNoteBody(tx.db, row.id, body.body, now), presented.author);
