@@ -135,6 +135,13 @@ describe('examples in the OpenAPI document', () => {
     await send('listApplicationStatusHistory');
     await send('listCandidates');
     await send('getCandidate');
+    ids.note = (await send('createCandidateNote')).id as string;
+    await send('listCandidateNotes');
+    await send('listApplicationNotes');
+    await send('updateCandidateNote');
+    await send('listCandidateActivity');
+    await send('listApplicationActivity');
+    await send('deleteCandidateNote');
     await send('getHiringOverview');
     await send('listEvents');
     await send('exportCandidate');
