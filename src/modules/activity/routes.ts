@@ -8,7 +8,7 @@ const tags = ['Activity'];
 const read = { auth: { scope: 'candidates:read' as const } };
 
 const ORDER_NOTE =
-  'Newest first (entries of the same time in a fixed order), by cursor: pages read by `cursor` never repeat or skip an entry. Built from what is recorded: the stage history and the notes are kept for good; files and erasure come from the recorded events, kept 30 days (older ones are no longer listed).';
+  'Newest first (entries of the same time in a fixed order), by cursor: pages read by `cursor` never repeat or skip an entry. Built from what is recorded: the stage history and the notes are kept for good; files and erasure come from the recorded events, kept 30 days by default (RETENTION_EVENTS_DAYS; older ones are no longer listed).';
 
 export async function activityRoutes(app: AppInstance): Promise<void> {
   app.get(

@@ -60,7 +60,7 @@ export const ActivityItem = Type.Union(
       '- `application.status_changed` (`stageMove`): a stage move, with who and why (the stage history, kept for good);',
       '- `note.created`, `note.updated` (the last edit), `note.deleted` (`note`): from the notes themselves, kept for good;',
       '- `candidate.created` (`candidate`): the candidate was added; `source` IMPORTED for an import (candidate timeline only);',
-      '- `candidate.erased` (`erasure`), `candidate.file_added`, `candidate.file_removed` (`file`): from the recorded events, which are kept 30 days (`EVENT_RETENTION_DAYS`): older ones are no longer listed.',
+      '- `candidate.erased` (`erasure`), `candidate.file_added`, `candidate.file_removed` (`file`): from the recorded events, which are kept 30 days by default (`RETENTION_EVENTS_DAYS`): older ones are no longer listed.',
     ].join('\n'),
   },
 );
