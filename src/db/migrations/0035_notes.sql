@@ -29,3 +29,9 @@ CREATE INDEX notes_application_idx ON notes(company_id, application_id, created_
 -- A stage move made by a signed-in person (the dashboard, or an application acting for them): who.
 -- api_key_id keeps saying which key made a move; both null: the system (seed data).
 ALTER TABLE application_status_history ADD COLUMN changed_by_user_id uuid;
+
+-- The activity timeline (src/modules/activity) reads the recorded events of files and erasure that
+-- name a candidate or an application: this partial index keeps that read to those events of the
+-- company (a few), never the company's whole outbox, and costs nothing on other events' inserts.
+CREATE INDEX events_activity_idx ON events(company_id, occurred_at DESC, id DESC)
+  WHERE type IN ('candidate.file_added', 'candidate.file_removed', 'candidate.erased');
