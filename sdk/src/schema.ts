@@ -725,7 +725,7 @@ export interface paths {
         };
         /**
          * A candidate's activity timeline
-         * @description Everything that happened to the candidate: added (source IMPORTED for an import), applied, stage moves with who and why, notes written, edited and deleted, files added and removed. Newest first (entries of the same time in a fixed order), by cursor: pages read by `cursor` never repeat or skip an entry. Built from what is recorded: the stage history and the notes are kept for good; files and erasure come from the recorded events, kept 30 days (older ones are no longer listed). 404 for an unknown or erased candidate (their applications' timelines show the erasure).
+         * @description Everything that happened to the candidate: added (source IMPORTED for an import), applied, stage moves with who and why, notes written, edited and deleted, files added and removed. Newest first (entries of the same time in a fixed order), by cursor: pages read by `cursor` never repeat or skip an entry. Built from what is recorded: the stage history and the notes are kept for good; files and erasure come from the recorded events, kept 30 days by default (RETENTION_EVENTS_DAYS; older ones are no longer listed). 404 for an unknown or erased candidate (their applications' timelines show the erasure).
          *
          *     Requires scope `candidates:read`.
          */
@@ -747,7 +747,7 @@ export interface paths {
         };
         /**
          * An application's activity timeline
-         * @description What happened to the application: applied, stage moves with who and why, the notes written on it, its files, and its candidate's erasure. Needs candidates:read, as its notes do. Newest first (entries of the same time in a fixed order), by cursor: pages read by `cursor` never repeat or skip an entry. Built from what is recorded: the stage history and the notes are kept for good; files and erasure come from the recorded events, kept 30 days (older ones are no longer listed). 404 for an unknown application.
+         * @description What happened to the application: applied, stage moves with who and why, the notes written on it, its files, and its candidate's erasure. Needs candidates:read, as its notes do. Newest first (entries of the same time in a fixed order), by cursor: pages read by `cursor` never repeat or skip an entry. Built from what is recorded: the stage history and the notes are kept for good; files and erasure come from the recorded events, kept 30 days by default (RETENTION_EVENTS_DAYS; older ones are no longer listed). 404 for an unknown application.
          *
          *     Requires scope `candidates:read`.
          */
@@ -1872,7 +1872,7 @@ export interface components {
          *     - `application.status_changed` (`stageMove`): a stage move, with who and why (the stage history, kept for good);
          *     - `note.created`, `note.updated` (the last edit), `note.deleted` (`note`): from the notes themselves, kept for good;
          *     - `candidate.created` (`candidate`): the candidate was added; `source` IMPORTED for an import (candidate timeline only);
-         *     - `candidate.erased` (`erasure`), `candidate.file_added`, `candidate.file_removed` (`file`): from the recorded events, which are kept 30 days (`EVENT_RETENTION_DAYS`): older ones are no longer listed.
+         *     - `candidate.erased` (`erasure`), `candidate.file_added`, `candidate.file_removed` (`file`): from the recorded events, which are kept 30 days by default (`RETENTION_EVENTS_DAYS`): older ones are no longer listed.
          */
         ActivityItem: {
             /**
