@@ -253,6 +253,27 @@ describe('who may change a note', () => {
   });
 });
 
+describe('the activity timeline through users\' tokens', () => {
+  it('says which person moved an application and wrote a note (actor USER), and a MEMBER reads it', async () => {
+    await ok('PATCH', `/public/v1/applications/${secondApplicationId}/status`, admin, { status: 'INTERVIEW', reason: 'Good portfolio' });
+    await ok('POST', notesUrl(secondCandidateId), admin, { body: 'Interview on Monday.', applicationId: secondApplicationId });
+    const items = (await ok('GET', `/public/v1/applications/${secondApplicationId}/activity`, member)).data as Json[];
+    const byAdmin = { type: 'USER', id: adminUserId, label: adminName };
+    expect(items.find((item) => item.type === 'application.status_changed')).toMatchObject({
+      actor: byAdmin,
+      stageMove: { toStatus: 'INTERVIEW', reason: 'Good portfolio' },
+    });
+    expect(items.find((item) => item.type === 'note.created')).toMatchObject({ actor: byAdmin, note: { body: 'Interview on Monday.' } });
+    expect(items.find((item) => item.type === 'application.created')).toMatchObject({ actor: { type: 'API_KEY', id: keyId, label: 'ATS sync' } });
+    // A MEMBER's own move is theirs too.
+    const moved = await ok('PATCH', `/public/v1/applications/${secondApplicationId}/status`, member, { status: 'OFFER' });
+    expect(moved.status).toBe('OFFER');
+    const latest = ((await ok('GET', `/public/v1/candidates/${secondCandidateId}/activity?size=1`, key)).data as Json[])[0];
+    expect(latest).toMatchObject({ type: 'application.status_changed', actor: { type: 'USER' }, stageMove: { fromStatus: 'INTERVIEW', toStatus: 'OFFER' } });
+    expect((latest.actor as Json).id).not.toBe(adminUserId);
+  });
+});
+
 describe('erasure', () => {
   it("deletes the candidate's notes in the same transaction and blanks their texts in the stored events", async () => {
     const listing = String((await ok('POST', '/public/v1/job-listings', key, { position: 'Erasable', positionType: 'FULL_TIME', workPlaceType: 'REMOTE' })).id);
