@@ -3,6 +3,7 @@
 // key), the 10,000-character limit, tenancy (another company's ids answer 404), scopes and roles
 // (403), the outbox events, and erasure (the notes go, and their texts leave the stored events).
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../src/modules/api-keys/scopes.ts';
 import { getMembership } from '../../src/modules/users/service.ts';
@@ -305,5 +306,34 @@ describe('erasure', () => {
     expectErrorEnvelope(await call('POST', notesUrl(erasable), key, { body: 'late' }), 404, 'NOT_FOUND', notesUrl(erasable));
     // The application stays (anonymized); its notes are gone.
     expect((await ok('GET', `/public/v1/applications/${String(application.id)}/notes`, key)).data).toEqual([]);
+  });
+});
+
+describe('a note written while the candidate is being erased', () => {
+  // Another connection holds the candidate row as an erasure does (FOR UPDATE) and erases it: the
+  // note's write waits for it, then finds the candidate gone (404), rather than slipping a note in
+  // after the erasure deleted the others. PostgreSQL only: PGlite has one connection.
+  it.skipIf(!process.env.DATABASE_URL)('waits for the erasure and answers 404; no note survives it', async () => {
+    const { candidateId: erasing } = await (async () => {
+      const listing = String((await ok('POST', '/public/v1/job-listings', key, { position: 'Race', positionType: 'FULL_TIME', workPlaceType: 'REMOTE' })).id);
+      await ok('POST', `/public/v1/job-listings/${listing}/publish`, key);
+      const application = await ok('POST', '/public/v1/applications', key, { jobListingId: listing, candidate: { firstName: 'Rae', lastName: 'Cing', email: email('race') } });
+      return { candidateId: String((application.candidate as Json).id) };
+    })();
+    const eraser = new pg.Client({ connectionString: t.databaseUrl });
+    await eraser.connect();
+    try {
+      await eraser.query('begin');
+      await eraser.query('select id from candidates where id = $1 for update', [erasing]);
+      const writing = call('POST', notesUrl(erasing), key, { body: 'Written during the erasure.' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await eraser.query('update candidates set erased_at = now() where id = $1', [erasing]);
+      await eraser.query('commit');
+      expectErrorEnvelope(await writing, 404, 'NOT_FOUND', notesUrl(erasing));
+      const { rows } = await eraser.query('select count(*)::int as n from notes where candidate_id = $1', [erasing]);
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await eraser.end();
+    }
   });
 });
