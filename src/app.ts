@@ -64,13 +64,13 @@ const SHARED_SCHEMAS = [
   ...eventSchemas,
   ...privacySchemas,
   ...applicationSchemas,
-  ...noteSchemas,
-  ...activitySchemas,
   ...analyticsSchemas,
   ...webhookSchemas,
   ...apiKeySchemas,
   ...memberSchemas,
   ...companySchemas,
+  ...noteSchemas,
+  ...activitySchemas,
 ];
 
 export async function buildApp(deps: Deps): Promise<AppInstance> {

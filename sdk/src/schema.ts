@@ -1816,6 +1816,221 @@ export interface components {
             /** Format: date-time */
             changedAt: string;
         };
+        AnalyticsOverview: {
+            /** Format: date-time */
+            generatedAt: string;
+            filters: {
+                jobListingId: string | null;
+                from: string | null;
+                to: string | null;
+            };
+            /** @description Job listings by current status (the date filters do not apply) */
+            jobListingsByStatus: {
+                DRAFT: number;
+                ACTIVE: number;
+                UNDER_REVIEW: number;
+                CLOSED: number;
+                ARCHIVED: number;
+            };
+            /** @description Applications matching the filters */
+            totalApplications: number;
+            /** @description Applications matching the filters, by current stage */
+            applicationsByStage: {
+                ACTIVE: number;
+                IN_REVIEW: number;
+                INTERVIEW: number;
+                OFFER: number;
+                HIRED: number;
+                REJECTED: number;
+                WITHDRAWN: number;
+            };
+            /** @description Applications submitted on each of the 30 days (UTC) ending at `to` (default today), oldest first, days without any included */
+            applicationsPerDay: {
+                /** Format: date */
+                date: string;
+                count: number;
+            }[];
+            /** @description The forward path ACTIVE -> IN_REVIEW -> INTERVIEW -> OFFER -> HIRED; REJECTED and WITHDRAWN leave it */
+            funnel: {
+                /** @enum {unknown} */
+                stage: "ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED";
+                /** @description Applications that reached this stage or a later one, whatever their stage now */
+                count: number;
+                conversionRate: number | null;
+            }[];
+            /** @description Applications now HIRED */
+            hires: number;
+            medianDaysToHire: number | null;
+        };
+        /** @description A webhook subscription. The signing secret is never shown here. */
+        WebhookSubscription: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            companyId: string;
+            url: string;
+            events: string[];
+            /** @description Only active subscriptions receive events */
+            active: boolean;
+            /** @description Why the service switched the subscription off: ENDPOINT_GONE (the endpoint answered 410 Gone) or FAILING (every attempt failed for 5 days). Null otherwise. Setting active to true again clears it. */
+            disabledReason: "ENDPOINT_GONE" | "FAILING" | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookSubscriptionWithSecret: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            companyId: string;
+            url: string;
+            events: string[];
+            /** @description Only active subscriptions receive events */
+            active: boolean;
+            /** @description Why the service switched the subscription off: ENDPOINT_GONE (the endpoint answered 410 Gone) or FAILING (every attempt failed for 5 days). Null otherwise. Setting active to true again clears it. */
+            disabledReason: "ENDPOINT_GONE" | "FAILING" | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The signing secret (whsec_...), shown only in this response: verify deliveries with it (Standard Webhooks). */
+            secret: string;
+        };
+        WebhookDeliveryAttempt: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            attemptedAt: string;
+            /** @description HTTP status answered; null when no answer came */
+            statusCode: number | null;
+            durationMs: number;
+            /** @description Why the attempt failed without an answer (BLOCKED_ADDRESS, DNS_FAILURE, CONNECTION_REFUSED, TIMEOUT, TLS_ERROR, CONNECTION_RESET, NETWORK_ERROR) or REDIRECT_NOT_FOLLOWED for a 3xx; null otherwise */
+            error: string | null;
+            /** @description The first 20 KB of the answer; null without one, without the read scope of the event's resource, or when the event's candidate was erased */
+            responseBody: string | null;
+        };
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            subscriptionId: string;
+            /**
+             * Format: uuid
+             * @description Sent as webhook-id: the same on every attempt
+             */
+            eventId: string;
+            eventType: string;
+            /** @description PENDING: waiting for its first attempt or a retry; DELIVERED: a 2xx came; FAILED: given up */
+            status: "PENDING" | "DELIVERED" | "FAILED";
+            attemptCount: number;
+            nextAttemptAt: string | null;
+            /** @description The exact JSON body sent and signed; null when the caller lacks the read scope of the event's resource */
+            payload: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Every attempt, oldest first */
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        WebhookTestResult: {
+            /** @description HTTP status returned by the subscriber endpoint */
+            status: number;
+            /** @description The body it returned (the first 20 KB) */
+            body: string;
+        };
+        /** @description An API key. The key itself (rawKey) is never shown here: only once, when it is created. */
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            /** @description The first 12 characters of the key, to recognise it */
+            keyPrefix: string;
+            /** @description Can be changed after creation */
+            label: string;
+            /** @description Immutable after creation */
+            scopes: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description False once revoked or expired */
+            active: boolean;
+            /** @description Kept to the minute */
+            lastUsedAt: string | null;
+        };
+        /** @description A new API key, with the full key shown this once. */
+        ApiKeyCreated: {
+            /** Format: uuid */
+            id: string;
+            /** @description The first 12 characters of the key, to recognise it */
+            keyPrefix: string;
+            /** @description Can be changed after creation */
+            label: string;
+            /** @description Immutable after creation */
+            scopes: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description False once revoked or expired */
+            active: boolean;
+            /** @description Kept to the minute */
+            lastUsedAt: string | null;
+            /** @description The full key: returned in this response only. Keep it now. */
+            rawKey: string;
+        };
+        ApiKeyList: {
+            data: components["schemas"]["ApiKey"][];
+        };
+        /** Member */
+        Member: {
+            /** Format: uuid */
+            userId: string;
+            /**
+             * Format: email
+             * @description Verified by the identity provider the member signed in with
+             */
+            email: string;
+            name: string | null;
+            picture: string | null;
+            /** @description ADMIN manages API keys and members; MEMBER may read them */
+            role: "ADMIN" | "MEMBER";
+            /** Format: date-time */
+            joinedAt: string;
+        };
+        /** Invitation */
+        Invitation: {
+            /** Format: uuid */
+            id: string;
+            /** Format: email */
+            email: string;
+            /** @description ADMIN manages API keys and members; MEMBER may read them */
+            role: "ADMIN" | "MEMBER";
+            /** @description The inviting user; null when an operator invited with the CLI */
+            invitedBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The invitation can be accepted until then (14 days)
+             */
+            expiresAt: string;
+        };
+        /** @description The company's settings. */
+        CompanySettings: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description BCP 47 tag; the source language of new listings unless they name one */
+            defaultLanguage: string;
+            /** @description When true, publishing a listing sends it to UNDER_REVIEW until an ADMIN approves or rejects it */
+            requiresListingReview: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         /**
          * @description Who did it
          * @example {
@@ -2034,221 +2249,6 @@ export interface components {
             file: {
                 [key: string]: unknown;
             };
-        };
-        AnalyticsOverview: {
-            /** Format: date-time */
-            generatedAt: string;
-            filters: {
-                jobListingId: string | null;
-                from: string | null;
-                to: string | null;
-            };
-            /** @description Job listings by current status (the date filters do not apply) */
-            jobListingsByStatus: {
-                DRAFT: number;
-                ACTIVE: number;
-                UNDER_REVIEW: number;
-                CLOSED: number;
-                ARCHIVED: number;
-            };
-            /** @description Applications matching the filters */
-            totalApplications: number;
-            /** @description Applications matching the filters, by current stage */
-            applicationsByStage: {
-                ACTIVE: number;
-                IN_REVIEW: number;
-                INTERVIEW: number;
-                OFFER: number;
-                HIRED: number;
-                REJECTED: number;
-                WITHDRAWN: number;
-            };
-            /** @description Applications submitted on each of the 30 days (UTC) ending at `to` (default today), oldest first, days without any included */
-            applicationsPerDay: {
-                /** Format: date */
-                date: string;
-                count: number;
-            }[];
-            /** @description The forward path ACTIVE -> IN_REVIEW -> INTERVIEW -> OFFER -> HIRED; REJECTED and WITHDRAWN leave it */
-            funnel: {
-                /** @enum {unknown} */
-                stage: "ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED";
-                /** @description Applications that reached this stage or a later one, whatever their stage now */
-                count: number;
-                conversionRate: number | null;
-            }[];
-            /** @description Applications now HIRED */
-            hires: number;
-            medianDaysToHire: number | null;
-        };
-        /** @description A webhook subscription. The signing secret is never shown here. */
-        WebhookSubscription: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            companyId: string;
-            url: string;
-            events: string[];
-            /** @description Only active subscriptions receive events */
-            active: boolean;
-            /** @description Why the service switched the subscription off: ENDPOINT_GONE (the endpoint answered 410 Gone) or FAILING (every attempt failed for 5 days). Null otherwise. Setting active to true again clears it. */
-            disabledReason: "ENDPOINT_GONE" | "FAILING" | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        WebhookSubscriptionWithSecret: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            companyId: string;
-            url: string;
-            events: string[];
-            /** @description Only active subscriptions receive events */
-            active: boolean;
-            /** @description Why the service switched the subscription off: ENDPOINT_GONE (the endpoint answered 410 Gone) or FAILING (every attempt failed for 5 days). Null otherwise. Setting active to true again clears it. */
-            disabledReason: "ENDPOINT_GONE" | "FAILING" | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /** @description The signing secret (whsec_...), shown only in this response: verify deliveries with it (Standard Webhooks). */
-            secret: string;
-        };
-        WebhookDeliveryAttempt: {
-            /** Format: uuid */
-            id: string;
-            /** Format: date-time */
-            attemptedAt: string;
-            /** @description HTTP status answered; null when no answer came */
-            statusCode: number | null;
-            durationMs: number;
-            /** @description Why the attempt failed without an answer (BLOCKED_ADDRESS, DNS_FAILURE, CONNECTION_REFUSED, TIMEOUT, TLS_ERROR, CONNECTION_RESET, NETWORK_ERROR) or REDIRECT_NOT_FOLLOWED for a 3xx; null otherwise */
-            error: string | null;
-            /** @description The first 20 KB of the answer; null without one, without the read scope of the event's resource, or when the event's candidate was erased */
-            responseBody: string | null;
-        };
-        WebhookDelivery: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            subscriptionId: string;
-            /**
-             * Format: uuid
-             * @description Sent as webhook-id: the same on every attempt
-             */
-            eventId: string;
-            eventType: string;
-            /** @description PENDING: waiting for its first attempt or a retry; DELIVERED: a 2xx came; FAILED: given up */
-            status: "PENDING" | "DELIVERED" | "FAILED";
-            attemptCount: number;
-            nextAttemptAt: string | null;
-            /** @description The exact JSON body sent and signed; null when the caller lacks the read scope of the event's resource */
-            payload: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /** @description Every attempt, oldest first */
-            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
-        };
-        WebhookTestResult: {
-            /** @description HTTP status returned by the subscriber endpoint */
-            status: number;
-            /** @description The body it returned (the first 20 KB) */
-            body: string;
-        };
-        /** @description An API key. The key itself (rawKey) is never shown here: only once, when it is created. */
-        ApiKey: {
-            /** Format: uuid */
-            id: string;
-            /** @description The first 12 characters of the key, to recognise it */
-            keyPrefix: string;
-            /** @description Can be changed after creation */
-            label: string;
-            /** @description Immutable after creation */
-            scopes: string[];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            expiresAt: string;
-            /** @description False once revoked or expired */
-            active: boolean;
-            /** @description Kept to the minute */
-            lastUsedAt: string | null;
-        };
-        /** @description A new API key, with the full key shown this once. */
-        ApiKeyCreated: {
-            /** Format: uuid */
-            id: string;
-            /** @description The first 12 characters of the key, to recognise it */
-            keyPrefix: string;
-            /** @description Can be changed after creation */
-            label: string;
-            /** @description Immutable after creation */
-            scopes: string[];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            expiresAt: string;
-            /** @description False once revoked or expired */
-            active: boolean;
-            /** @description Kept to the minute */
-            lastUsedAt: string | null;
-            /** @description The full key: returned in this response only. Keep it now. */
-            rawKey: string;
-        };
-        ApiKeyList: {
-            data: components["schemas"]["ApiKey"][];
-        };
-        /** Member */
-        Member: {
-            /** Format: uuid */
-            userId: string;
-            /**
-             * Format: email
-             * @description Verified by the identity provider the member signed in with
-             */
-            email: string;
-            name: string | null;
-            picture: string | null;
-            /** @description ADMIN manages API keys and members; MEMBER may read them */
-            role: "ADMIN" | "MEMBER";
-            /** Format: date-time */
-            joinedAt: string;
-        };
-        /** Invitation */
-        Invitation: {
-            /** Format: uuid */
-            id: string;
-            /** Format: email */
-            email: string;
-            /** @description ADMIN manages API keys and members; MEMBER may read them */
-            role: "ADMIN" | "MEMBER";
-            /** @description The inviting user; null when an operator invited with the CLI */
-            invitedBy: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description The invitation can be accepted until then (14 days)
-             */
-            expiresAt: string;
-        };
-        /** @description The company's settings. */
-        CompanySettings: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            /** @description BCP 47 tag; the source language of new listings unless they name one */
-            defaultLanguage: string;
-            /** @description When true, publishing a listing sends it to UNDER_REVIEW until an ADMIN approves or rejects it */
-            requiresListingReview: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
         };
         /**
          * application.created
