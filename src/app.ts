@@ -38,6 +38,8 @@ import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { eventRoutes, eventSchemas } from './modules/events/routes.ts';
 import { privacyRoutes, privacySchemas } from './modules/privacy/routes.ts';
+import { noteRoutes, noteSchemas } from './modules/notes/routes.ts';
+import { activityRoutes, activitySchemas } from './modules/activity/routes.ts';
 import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas.ts';
 import { webhookBacklog } from './modules/webhooks/service.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -67,6 +69,8 @@ const SHARED_SCHEMAS = [
   ...apiKeySchemas,
   ...memberSchemas,
   ...companySchemas,
+  ...noteSchemas,
+  ...activitySchemas,
 ];
 
 export async function buildApp(deps: Deps): Promise<AppInstance> {
@@ -153,6 +157,8 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(webhookRoutes);
   await app.register(eventRoutes);
   await app.register(privacyRoutes);
+  await app.register(noteRoutes);
+  await app.register(activityRoutes);
   await app.register(apiKeyRoutes);
 
   await app.register(oauthRoutes, { identity, config: deps.config });

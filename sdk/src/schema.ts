@@ -289,7 +289,7 @@ export interface paths {
         post?: never;
         /**
          * Erase a candidate (personal data request)
-         * @description Erases the person, in one transaction: their name, e-mail, phone, headline, location, skills and links; the cover letters and stage-move reasons of their applications; and every copy kept in stored events, webhook delivery logs (bodies sent and answers received) and stored idempotent answers. Their applications stay, anonymized, so pipeline statistics keep their counts. Emits `candidate.erased` with ids only. Answers 204; the candidate answers 404 from then on (a second erasure too).
+         * @description Erases the person, in one transaction: their name, e-mail, phone, headline, location, skills and links; the cover letters and stage-move reasons of their applications; the notes written on them; and every copy kept in stored events, webhook delivery logs (bodies sent and answers received) and stored idempotent answers. Their applications stay, anonymized, so pipeline statistics keep their counts. Emits `candidate.erased` with ids only. Answers 204; the candidate answers 404 from then on (a second erasure too).
          *
          *     Requires scope `candidates:write`.
          */
@@ -514,9 +514,9 @@ export interface paths {
          * Create a webhook subscription
          * @description Answers the subscription with its signing `secret`, shown only this once. A company has at most 100 subscriptions (active or not): the next create answers 422 VALIDATION_ERROR; delete one first, or list several events in one subscription.
          *
-         *     An event carries its resource's data, so subscribing to it needs that resource's read scope too: `job_listing.*` `jobs:read`, `application.*` `applications:read`, `candidate.*` `candidates:read` (403 naming the missing scope otherwise).
+         *     An event carries its resource's data, so subscribing to it needs that resource's read scope too: `job_listing.*` `jobs:read`, `application.*` `applications:read`, `candidate.*` `candidates:read`, `note.*` `candidates:read` (403 naming the missing scope otherwise).
          *
-         *     Events: `application.created`, `application.status_changed`, `candidate.created`, `candidate.erased`, `job_listing.created`, `job_listing.updated`, `job_listing.published`, `job_listing.closed`, `job_listing.archived`, `job_listing.deleted`, `ping`.
+         *     Events: `application.created`, `application.status_changed`, `candidate.created`, `candidate.erased`, `job_listing.created`, `job_listing.updated`, `job_listing.published`, `job_listing.closed`, `job_listing.archived`, `job_listing.deleted`, `note.created`, `note.updated`, `note.deleted`, `ping`.
          *
          *     Each event is POSTed as JSON `{ id, type, timestamp, companyId, data }` and signed the
          *     [Standard Webhooks](https://www.standardwebhooks.com) way: headers `webhook-id` (the event id, the same on every
@@ -663,7 +663,7 @@ export interface paths {
         };
         /**
          * Read the event feed
-         * @description The company's events (the same ones webhooks deliver, deletions included), oldest first, kept at least 30 days. Read it by `cursor`: `nextCursor` leads to the next page (null once caught up) and `resumeCursor` is where to continue later, also on the last page. The order is the order in which changes committed: a position answered once never gets an event behind it later, so a reader that resumes from its last `resumeCursor` misses nothing and sees nothing twice. A key reads the events of the resource types it may read: `job_listing.*` with `jobs:read`, `application.*` with `applications:read`, `candidate.*` with `candidates:read` (403 without any of them, or for a `type` it may not read).
+         * @description The company's events (the same ones webhooks deliver, deletions included), oldest first, kept at least 30 days. Read it by `cursor`: `nextCursor` leads to the next page (null once caught up) and `resumeCursor` is where to continue later, also on the last page. The order is the order in which changes committed: a position answered once never gets an event behind it later, so a reader that resumes from its last `resumeCursor` misses nothing and sees nothing twice. A key reads the events of the resource types it may read: `job_listing.*` with `jobs:read`, `application.*` with `applications:read`, `candidate.*` with `candidates:read`, `note.*` with `candidates:read` (403 without any of them, or for a `type` it may not read).
          *
          *     Any valid API key.
          */
@@ -685,11 +685,133 @@ export interface paths {
         };
         /**
          * Export a candidate's data (personal data request)
-         * @description Everything the service stores about the person, as one JSON document: the candidate, their applications with cover letters and full stage history, the stored events that name them, and the webhook deliveries that carried those events.
+         * @description Everything the service stores about the person, as one JSON document: the candidate, their applications with cover letters and full stage history, the notes on them, the stored events that name them, and the webhook deliveries that carried those events.
          *
          *     Requires scope `candidates:read`.
          */
         get: operations["exportCandidate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/candidates/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a candidate's notes
+         * @description Every note on the candidate, those on one of their applications included (see `applicationId`), newest first. 404 for an unknown or erased candidate.
+         *
+         *     Requires scope `candidates:read`.
+         */
+        get: operations["listCandidateNotes"];
+        put?: never;
+        /**
+         * Write a note on a candidate
+         * @description Plain text, 1 to 10,000 characters, visible to the whole company. With `applicationId` (one of this candidate's applications, else 422) the note is also listed on that application. The caller is the author: the signed-in user, or the API key (shown with its label). Emits note.created.
+         *
+         *     Requires scope `candidates:write`.
+         */
+        post: operations["createCandidateNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/candidates/{id}/notes/{noteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a note
+         * @description Its author, a company ADMIN, or an API key with candidates:write (a key acts for the whole company) deletes a note; a user who is neither its author nor an ADMIN gets 403. The note answers 404 from then on; the candidate's activity keeps that it was deleted, and by whom. Emits note.deleted.
+         *
+         *     Requires scope `candidates:write`.
+         */
+        delete: operations["deleteCandidateNote"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a note
+         * @description Only its author edits a note (the same user, or the same API key): anyone else gets 403. The same text again answers 200 and changes nothing. Emits note.updated.
+         *
+         *     Requires scope `candidates:write`.
+         */
+        patch: operations["updateCandidateNote"];
+        trace?: never;
+    };
+    "/public/v1/applications/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an application's notes
+         * @description The notes written on the candidate with this `applicationId`, newest first. Write one with POST /public/v1/candidates/{id}/notes and `applicationId` in the body. 404 for an unknown application.
+         *
+         *     Requires scope `candidates:read`.
+         */
+        get: operations["listApplicationNotes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/candidates/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A candidate's activity timeline
+         * @description Everything that happened to the candidate: added (source IMPORTED for an import), applied, stage moves with who and why, notes written, edited and deleted, files added and removed. Newest first (entries of the same time in a fixed order), by cursor: pages read by `cursor` never repeat or skip an entry. Built from what is recorded: the stage history and the notes are kept for good; files and erasure come from the recorded events, kept 30 days by default (RETENTION_EVENTS_DAYS; older ones are no longer listed). 404 for an unknown or erased candidate (their applications' timelines show the erasure).
+         *
+         *     Requires scope `candidates:read`.
+         */
+        get: operations["listCandidateActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/applications/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An application's activity timeline
+         * @description What happened to the application: applied, stage moves with who and why, the notes written on it, its files, and its candidate's erasure. Needs candidates:read, as its notes do. Newest first (entries of the same time in a fixed order), by cursor: pages read by `cursor` never repeat or skip an entry. Built from what is recorded: the stage history and the notes are kept for good; files and erasure come from the recorded events, kept 30 days by default (RETENTION_EVENTS_DAYS; older ones are no longer listed). 404 for an unknown application.
+         *
+         *     Requires scope `candidates:read`.
+         */
+        get: operations["listApplicationActivity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1117,6 +1239,66 @@ export interface webhooks {
          * @description Sent to every active subscription listing `job_listing.deleted`. Verify the signature before trusting the body (docs/webhooks.md).
          */
         post: operations["onJobListingDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "note.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent when a note is written on a candidate (POST /candidates/{id}/notes)
+         * @description Sent to every active subscription listing `note.created`. Verify the signature before trusting the body (docs/webhooks.md).
+         */
+        post: operations["onNoteCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "note.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent when its author edits a note
+         * @description Sent to every active subscription listing `note.updated`. Verify the signature before trusting the body (docs/webhooks.md).
+         */
+        post: operations["onNoteUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "note.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent when a note is deleted (by its author, a company ADMIN or an API key)
+         * @description Sent to every active subscription listing `note.deleted`. Verify the signature before trusting the body (docs/webhooks.md).
+         */
+        post: operations["onNoteDeletedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1589,6 +1771,8 @@ export interface components {
                     changedAt: string;
                 }[];
             }[];
+            /** @description The notes written on the candidate (deleted ones are gone), oldest first */
+            notes: components["schemas"]["Note"][];
             /** @description Stored events that name the candidate or their applications (as delivered to webhooks) */
             events: {
                 /** Format: uuid */
@@ -1952,6 +2136,225 @@ export interface components {
             kind: "REJECTION" | "WITHDRAWAL";
         };
         /**
+         * @description Who did it
+         * @example {
+         *       "type": "API_KEY",
+         *       "id": "a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "label": "ATS sync"
+         *     }
+         */
+        Actor: {
+            /**
+             * @description USER: a signed-in person (the dashboard, or an application acting for them); API_KEY: an integration
+             * @enum {unknown}
+             */
+            type: "USER" | "API_KEY";
+            /**
+             * Format: uuid
+             * @description The user id, or the API key id
+             */
+            id: string;
+            label: string | null;
+        };
+        /**
+         * @description A note on a candidate, visible to the whole company. Only its author edits it; its author, a company ADMIN or an API key with candidates:write deletes it.
+         * @example {
+         *       "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+         *       "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+         *       "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+         *       "body": "Phone screen went well: strong on API design, wants to start in May.",
+         *       "author": {
+         *         "type": "USER",
+         *         "id": "f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c",
+         *         "label": "Linus Recruiter"
+         *       },
+         *       "createdAt": "2026-03-02T09:30:00.000Z",
+         *       "editedAt": null
+         *     }
+         */
+        Note: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            candidateId: string;
+            applicationId: string | null;
+            /** @description Plain text (never rendered as HTML), 1 to 10,000 characters */
+            body: string;
+            author: components["schemas"]["Actor"];
+            /** Format: date-time */
+            createdAt: string;
+            editedAt: string | null;
+        };
+        /**
+         * @description One thing that happened, told apart by `type`; every item has `id`, `type`, `occurredAt`, `actor` (who: null when not recorded, e.g. the system or an import) and `applicationId`, and one object named after what happened:
+         *     - `application.created` (`application`): the candidate applied or was entered into a listing's pipeline (from the stage history, kept for good);
+         *     - `application.status_changed` (`stageMove`): a stage move, with who and why (the stage history, kept for good);
+         *     - `note.created`, `note.updated` (the last edit), `note.deleted` (`note`): from the notes themselves, kept for good;
+         *     - `candidate.created` (`candidate`): the candidate was added; `source` IMPORTED for an import (candidate timeline only);
+         *     - `candidate.erased` (`erasure`), `candidate.file_added`, `candidate.file_removed` (`file`): from the recorded events, which are kept 30 days by default (`RETENTION_EVENTS_DAYS`): older ones are no longer listed.
+         */
+        ActivityItem: {
+            /**
+             * Format: uuid
+             * @description Stable id of the entry
+             */
+            id: string;
+            /** @enum {string} */
+            type: "application.created";
+            /** Format: date-time */
+            occurredAt: string;
+            actor: components["schemas"]["Actor"] | null;
+            applicationId: string | null;
+            application: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                jobListingId: string;
+                source: string;
+                /** @enum {unknown} */
+                status: "ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED" | "REJECTED" | "WITHDRAWN";
+            };
+        } | {
+            /**
+             * Format: uuid
+             * @description Stable id of the entry
+             */
+            id: string;
+            /** @enum {string} */
+            type: "application.status_changed";
+            /** Format: date-time */
+            occurredAt: string;
+            actor: components["schemas"]["Actor"] | null;
+            applicationId: string | null;
+            stageMove: {
+                /** @enum {unknown} */
+                fromStatus: "ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED" | "REJECTED" | "WITHDRAWN";
+                /** @enum {unknown} */
+                toStatus: "ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED" | "REJECTED" | "WITHDRAWN";
+                reason: string | null;
+                /** Format: uuid */
+                jobListingId: string;
+            };
+        } | {
+            /**
+             * Format: uuid
+             * @description Stable id of the entry
+             */
+            id: string;
+            /** @enum {string} */
+            type: "note.created";
+            /** Format: date-time */
+            occurredAt: string;
+            actor: components["schemas"]["Actor"] | null;
+            applicationId: string | null;
+            note: {
+                /** Format: uuid */
+                id: string;
+                body: string | null;
+            };
+        } | {
+            /**
+             * Format: uuid
+             * @description Stable id of the entry
+             */
+            id: string;
+            /** @enum {string} */
+            type: "note.updated";
+            /** Format: date-time */
+            occurredAt: string;
+            actor: components["schemas"]["Actor"] | null;
+            applicationId: string | null;
+            note: {
+                /** Format: uuid */
+                id: string;
+                body: string | null;
+            };
+        } | {
+            /**
+             * Format: uuid
+             * @description Stable id of the entry
+             */
+            id: string;
+            /** @enum {string} */
+            type: "note.deleted";
+            /** Format: date-time */
+            occurredAt: string;
+            actor: components["schemas"]["Actor"] | null;
+            applicationId: string | null;
+            note: {
+                /** Format: uuid */
+                id: string;
+                body: string | null;
+            };
+        } | {
+            /**
+             * Format: uuid
+             * @description Stable id of the entry
+             */
+            id: string;
+            /** @enum {string} */
+            type: "candidate.created";
+            /** Format: date-time */
+            occurredAt: string;
+            actor: components["schemas"]["Actor"] | null;
+            applicationId: string | null;
+            candidate: {
+                /** Format: uuid */
+                id: string;
+                /** @description IMPORTED for an import */
+                source: string;
+            };
+        } | {
+            /**
+             * Format: uuid
+             * @description Stable id of the entry
+             */
+            id: string;
+            /** @enum {string} */
+            type: "candidate.erased";
+            /** Format: date-time */
+            occurredAt: string;
+            actor: components["schemas"]["Actor"] | null;
+            applicationId: string | null;
+            erasure: {
+                /** Format: uuid */
+                candidateId: string;
+                applicationIds: string[];
+            };
+        } | {
+            /**
+             * Format: uuid
+             * @description Stable id of the entry
+             */
+            id: string;
+            /** @enum {string} */
+            type: "candidate.file_added";
+            /** Format: date-time */
+            occurredAt: string;
+            actor: components["schemas"]["Actor"] | null;
+            applicationId: string | null;
+            /** @description The file as its event describes it (no content) */
+            file: {
+                [key: string]: unknown;
+            };
+        } | {
+            /**
+             * Format: uuid
+             * @description Stable id of the entry
+             */
+            id: string;
+            /** @enum {string} */
+            type: "candidate.file_removed";
+            /** Format: date-time */
+            occurredAt: string;
+            actor: components["schemas"]["Actor"] | null;
+            applicationId: string | null;
+            /** @description The file as its event describes it (no content) */
+            file: {
+                [key: string]: unknown;
+            };
+        };
+        /**
          * application.created
          * @description The body of a `application.created` delivery, sent when an application is created (submitted through the API or the dashboard). `data`: `{ application }`.
          */
@@ -2177,6 +2580,81 @@ export interface components {
             /** Format: uuid */
             companyId: string;
             data: components["schemas"]["JobListing"];
+        };
+        /**
+         * note.created
+         * @description The body of a `note.created` delivery, sent when a note is written on a candidate (POST /candidates/{id}/notes). `data`: `{ note }` (its body included; blanked if the candidate is erased).
+         */
+        NoteCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "note.created";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: {
+                note: components["schemas"]["Note"];
+            };
+        };
+        /**
+         * note.updated
+         * @description The body of a `note.updated` delivery, sent when its author edits a note. `data`: `{ note }` (the new body).
+         */
+        NoteUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "note.updated";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: {
+                note: components["schemas"]["Note"];
+            };
+        };
+        /**
+         * note.deleted
+         * @description The body of a `note.deleted` delivery, sent when a note is deleted (by its author, a company ADMIN or an API key). `data`: `{ noteId, candidateId, applicationId, deletedBy }` (no body).
+         */
+        NoteDeletedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "note.deleted";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: {
+                /** Format: uuid */
+                noteId: string;
+                /** Format: uuid */
+                candidateId: string;
+                /** Format: uuid */
+                applicationId: string | null;
+                deletedBy: components["schemas"]["Actor"];
+            };
         };
         /**
          * ping
@@ -11531,7 +12009,7 @@ export interface operations {
                     /** @description Where events are POSTed. Must be https, and its host must resolve to a public internet address: private, loopback, link-local and reserved addresses are refused here and again when connecting. */
                     url: string;
                     /** @description Event names to receive (duplicates are ignored) */
-                    events: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "ping")[];
+                    events: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "note.created" | "note.updated" | "note.deleted" | "ping")[];
                 };
             };
         };
@@ -12334,7 +12812,7 @@ export interface operations {
                     /** @description Where events are POSTed. Must be https, and its host must resolve to a public internet address: private, loopback, link-local and reserved addresses are refused here and again when connecting. */
                     url?: string;
                     /** @description Event names to receive (duplicates are ignored) */
-                    events?: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "ping")[];
+                    events?: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "note.created" | "note.updated" | "note.deleted" | "ping")[];
                     /** @description false pauses delivery; true resumes it (and retries what is still pending) */
                     active?: boolean;
                 };
@@ -13870,7 +14348,7 @@ export interface operations {
                 /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
                 cursor?: string;
                 /** @description Only these event types (repeat the parameter for several); default: every type the key may read */
-                type?: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted")[];
+                type?: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "note.created" | "note.updated" | "note.deleted")[];
                 /** @description Only events that happened at or after this time */
                 since?: string;
             };
@@ -14148,6 +14626,21 @@ export interface operations {
                      *           ]
                      *         }
                      *       ],
+                     *       "notes": [
+                     *         {
+                     *           "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *           "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *           "body": "Phone screen went well: strong on API design, wants to start in May.",
+                     *           "author": {
+                     *             "type": "USER",
+                     *             "id": "f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c",
+                     *             "label": "Linus Recruiter"
+                     *           },
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "editedAt": null
+                     *         }
+                     *       ],
                      *       "events": [
                      *         {
                      *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
@@ -14364,6 +14857,2196 @@ export interface operations {
                      *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listCandidateNotes: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page index */
+                page?: number;
+                /** @description Items per page, at most 100 */
+                size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *           "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *           "body": "Phone screen went well: strong on API design, wants to start in May.",
+                     *           "author": {
+                     *             "type": "USER",
+                     *             "id": "f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c",
+                     *             "label": "Linus Recruiter"
+                     *           },
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "editedAt": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Note"][];
+                        pagination: {
+                            /** @description Current zero-based page index */
+                            page: number;
+                            /** @description Items requested per page */
+                            size: number;
+                            /** @description Total matching records */
+                            totalElements: number;
+                            /** @description Pages at this size */
+                            totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createCandidateNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body replay the first answer for 24 hours. While the first request runs, 409; if it died without answering, a retry after the lease (60 s by default) runs it. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": "Phone screen went well: strong on API design, wants to start in May.",
+                 *       "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Plain text, 1 to 10,000 characters (NUL characters are refused) */
+                    body: string;
+                    /**
+                     * Format: uuid
+                     * @description One of this candidate's applications the note is about (422 otherwise)
+                     */
+                    applicationId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A note on a candidate, visible to the whole company. Only its author edits it; its author, a company ADMIN or an API key with candidates:write deletes it. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *       "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *       "body": "Phone screen went well: strong on API design, wants to start in May.",
+                     *       "author": {
+                     *         "type": "USER",
+                     *         "id": "f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c",
+                     *         "label": "Linus Recruiter"
+                     *       },
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "editedAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Note"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteCandidateNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
+                id: string;
+                /** @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f */
+                noteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateCandidateNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
+                id: string;
+                /** @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f */
+                noteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": "Phone screen went well: strong on API design, wants to start in May (notice period: 6 weeks)."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Plain text, 1 to 10,000 characters (NUL characters are refused) */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A note on a candidate, visible to the whole company. Only its author edits it; its author, a company ADMIN or an API key with candidates:write deletes it. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *       "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *       "body": "Phone screen went well: strong on API design, wants to start in May.",
+                     *       "author": {
+                     *         "type": "USER",
+                     *         "id": "f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c",
+                     *         "label": "Linus Recruiter"
+                     *       },
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "editedAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Note"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/notes/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listApplicationNotes: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page index */
+                page?: number;
+                /** @description Items per page, at most 100 */
+                size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *           "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *           "body": "Phone screen went well: strong on API design, wants to start in May.",
+                     *           "author": {
+                     *             "type": "USER",
+                     *             "id": "f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c",
+                     *             "label": "Linus Recruiter"
+                     *           },
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "editedAt": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Note"][];
+                        pagination: {
+                            /** @description Current zero-based page index */
+                            page: number;
+                            /** @description Items requested per page */
+                            size: number;
+                            /** @description Total matching records */
+                            totalElements: number;
+                            /** @description Pages at this size */
+                            totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/notes",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/notes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listCandidateActivity: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page index */
+                page?: number;
+                /** @description Items per page, at most 100 */
+                size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
+                     *           "type": "note.created",
+                     *           "occurredAt": "2026-03-04T15:10:00.000Z",
+                     *           "actor": {
+                     *             "type": "USER",
+                     *             "id": "f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c",
+                     *             "label": "Linus Recruiter"
+                     *           },
+                     *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *           "note": {
+                     *             "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
+                     *             "body": "Phone screen went well: strong on API design, wants to start in May."
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "3b4c5d6e-7f8a-4b9c-8d1e-2f3a4b5c6d7e",
+                     *           "type": "application.status_changed",
+                     *           "occurredAt": "2026-03-03T11:00:00.000Z",
+                     *           "actor": {
+                     *             "type": "API_KEY",
+                     *             "id": "a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
+                     *             "label": "ATS sync"
+                     *           },
+                     *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *           "stageMove": {
+                     *             "fromStatus": "ACTIVE",
+                     *             "toStatus": "IN_REVIEW",
+                     *             "reason": "Strong API background",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "4c5d6e7f-8a9b-4c0d-9e2f-3a4b5c6d7e8f",
+                     *           "type": "application.created",
+                     *           "occurredAt": "2026-03-02T09:30:00.000Z",
+                     *           "actor": null,
+                     *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *           "application": {
+                     *             "id": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "source": "CAREER_SITE",
+                     *             "status": "ACTIVE"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *           "type": "candidate.created",
+                     *           "occurredAt": "2026-03-02T09:30:00.000Z",
+                     *           "actor": null,
+                     *           "applicationId": null,
+                     *           "candidate": {
+                     *             "id": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *             "source": "CAREER_SITE"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
+                         *         "type": "note.created",
+                         *         "occurredAt": "2026-03-04T15:10:00.000Z",
+                         *         "actor": {
+                         *           "type": "USER",
+                         *           "id": "f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c",
+                         *           "label": "Linus Recruiter"
+                         *         },
+                         *         "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                         *         "note": {
+                         *           "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
+                         *           "body": "Phone screen went well: strong on API design, wants to start in May."
+                         *         }
+                         *       },
+                         *       {
+                         *         "id": "3b4c5d6e-7f8a-4b9c-8d1e-2f3a4b5c6d7e",
+                         *         "type": "application.status_changed",
+                         *         "occurredAt": "2026-03-03T11:00:00.000Z",
+                         *         "actor": {
+                         *           "type": "API_KEY",
+                         *           "id": "a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
+                         *           "label": "ATS sync"
+                         *         },
+                         *         "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                         *         "stageMove": {
+                         *           "fromStatus": "ACTIVE",
+                         *           "toStatus": "IN_REVIEW",
+                         *           "reason": "Strong API background",
+                         *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                         *         }
+                         *       },
+                         *       {
+                         *         "id": "4c5d6e7f-8a9b-4c0d-9e2f-3a4b5c6d7e8f",
+                         *         "type": "application.created",
+                         *         "occurredAt": "2026-03-02T09:30:00.000Z",
+                         *         "actor": null,
+                         *         "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                         *         "application": {
+                         *           "id": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                         *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *           "source": "CAREER_SITE",
+                         *           "status": "ACTIVE"
+                         *         }
+                         *       },
+                         *       {
+                         *         "id": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                         *         "type": "candidate.created",
+                         *         "occurredAt": "2026-03-02T09:30:00.000Z",
+                         *         "actor": null,
+                         *         "applicationId": null,
+                         *         "candidate": {
+                         *           "id": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                         *           "source": "CAREER_SITE"
+                         *         }
+                         *       }
+                         *     ]
+                         */
+                        data: components["schemas"]["ActivityItem"][];
+                        pagination: {
+                            /** @description Current zero-based page index */
+                            page: number;
+                            /** @description Items requested per page */
+                            size: number;
+                            /** @description Total matching records */
+                            totalElements: number;
+                            /** @description Pages at this size */
+                            totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/activity"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/activity"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/activity"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/activity"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/activity"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/activity",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/activity"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/activity"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/activity"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listApplicationActivity: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page index */
+                page?: number;
+                /** @description Items per page, at most 100 */
+                size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
+                     *           "type": "note.created",
+                     *           "occurredAt": "2026-03-04T15:10:00.000Z",
+                     *           "actor": {
+                     *             "type": "USER",
+                     *             "id": "f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c",
+                     *             "label": "Linus Recruiter"
+                     *           },
+                     *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *           "note": {
+                     *             "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
+                     *             "body": "Phone screen went well: strong on API design, wants to start in May."
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "3b4c5d6e-7f8a-4b9c-8d1e-2f3a4b5c6d7e",
+                     *           "type": "application.status_changed",
+                     *           "occurredAt": "2026-03-03T11:00:00.000Z",
+                     *           "actor": {
+                     *             "type": "API_KEY",
+                     *             "id": "a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
+                     *             "label": "ATS sync"
+                     *           },
+                     *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *           "stageMove": {
+                     *             "fromStatus": "ACTIVE",
+                     *             "toStatus": "IN_REVIEW",
+                     *             "reason": "Strong API background",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "4c5d6e7f-8a9b-4c0d-9e2f-3a4b5c6d7e8f",
+                     *           "type": "application.created",
+                     *           "occurredAt": "2026-03-02T09:30:00.000Z",
+                     *           "actor": null,
+                     *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *           "application": {
+                     *             "id": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *             "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "source": "CAREER_SITE",
+                     *             "status": "ACTIVE"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *           "type": "candidate.created",
+                     *           "occurredAt": "2026-03-02T09:30:00.000Z",
+                     *           "actor": null,
+                     *           "applicationId": null,
+                     *           "candidate": {
+                     *             "id": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *             "source": "CAREER_SITE"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
+                         *         "type": "note.created",
+                         *         "occurredAt": "2026-03-04T15:10:00.000Z",
+                         *         "actor": {
+                         *           "type": "USER",
+                         *           "id": "f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c",
+                         *           "label": "Linus Recruiter"
+                         *         },
+                         *         "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                         *         "note": {
+                         *           "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
+                         *           "body": "Phone screen went well: strong on API design, wants to start in May."
+                         *         }
+                         *       },
+                         *       {
+                         *         "id": "3b4c5d6e-7f8a-4b9c-8d1e-2f3a4b5c6d7e",
+                         *         "type": "application.status_changed",
+                         *         "occurredAt": "2026-03-03T11:00:00.000Z",
+                         *         "actor": {
+                         *           "type": "API_KEY",
+                         *           "id": "a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
+                         *           "label": "ATS sync"
+                         *         },
+                         *         "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                         *         "stageMove": {
+                         *           "fromStatus": "ACTIVE",
+                         *           "toStatus": "IN_REVIEW",
+                         *           "reason": "Strong API background",
+                         *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                         *         }
+                         *       },
+                         *       {
+                         *         "id": "4c5d6e7f-8a9b-4c0d-9e2f-3a4b5c6d7e8f",
+                         *         "type": "application.created",
+                         *         "occurredAt": "2026-03-02T09:30:00.000Z",
+                         *         "actor": null,
+                         *         "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                         *         "application": {
+                         *           "id": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                         *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                         *           "source": "CAREER_SITE",
+                         *           "status": "ACTIVE"
+                         *         }
+                         *       },
+                         *       {
+                         *         "id": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                         *         "type": "candidate.created",
+                         *         "occurredAt": "2026-03-02T09:30:00.000Z",
+                         *         "actor": null,
+                         *         "applicationId": null,
+                         *         "candidate": {
+                         *           "id": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                         *           "source": "CAREER_SITE"
+                         *         }
+                         *       }
+                         *     ]
+                         */
+                        data: components["schemas"]["ActivityItem"][];
+                        pagination: {
+                            /** @description Current zero-based page index */
+                            page: number;
+                            /** @description Items requested per page */
+                            size: number;
+                            /** @description Total matching records */
+                            totalElements: number;
+                            /** @description Pages at this size */
+                            totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/activity"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/activity"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/activity"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/activity"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/activity"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/activity",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/activity"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/activity"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/activity"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -19337,6 +22020,178 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["JobListingDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onNoteCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "note.created",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "note": {
+                 *           "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                 *           "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                 *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                 *           "body": "Phone screen went well: strong on API design, wants to start in May.",
+                 *           "author": {
+                 *             "type": "USER",
+                 *             "id": "f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c",
+                 *             "label": "Linus Recruiter"
+                 *           },
+                 *           "createdAt": "2026-03-02T09:30:00.000Z",
+                 *           "editedAt": null
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["NoteCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onNoteUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "note.updated",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "note": {
+                 *           "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                 *           "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                 *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                 *           "body": "Phone screen went well: strong on API design, wants to start in May.",
+                 *           "author": {
+                 *             "type": "USER",
+                 *             "id": "f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c",
+                 *             "label": "Linus Recruiter"
+                 *           },
+                 *           "createdAt": "2026-03-02T09:30:00.000Z",
+                 *           "editedAt": null
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["NoteUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onNoteDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "note.deleted",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "noteId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                 *         "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                 *         "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                 *         "deletedBy": {
+                 *           "type": "API_KEY",
+                 *           "id": "a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
+                 *           "label": "ATS sync"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["NoteDeletedEvent"];
             };
         };
         responses: {

@@ -21,3 +21,9 @@ export function keysetAfter(expressions: SortExpression[], position: Pick<PagePo
   const op = sql.raw(direction === 'asc' ? '>' : '<');
   return sql`(${sql.join(expressions as SQL[], sql`, `)}) ${op} (${sql.join(values, sql`, `)})`;
 }
+
+/** Rows strictly before `before` by (time, id), newest first (NewestFirstWindow); undefined without one. */
+export function keysetBefore(time: SortExpression, id: SortExpression, before: { at: Date; id: string } | undefined): SQL | undefined {
+  if (!before) return undefined;
+  return sql`(${time}, ${id}) < (${before.at.toISOString()}::timestamptz, ${before.id}::uuid)`;
+}

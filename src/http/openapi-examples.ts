@@ -16,6 +16,7 @@ export const EXAMPLE_IDS = {
   user: 'f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c',
   invitation: 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e',
   rejectionReason: '7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d',
+  note: '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
 } as const;
 
 /** Path parameter examples, by parameter name and the path's first resource segment. */
@@ -23,6 +24,7 @@ export function pathParameterExample(path: string, name: string): string | undef
   if (name === 'lang') return 'de';
   if (name === 'deliveryId') return EXAMPLE_IDS.delivery;
   if (name === 'userId') return EXAMPLE_IDS.user;
+  if (name === 'noteId') return EXAMPLE_IDS.note;
   if (name !== 'id') return undefined;
   if (path.startsWith('/public/v1/job-listings') || path.startsWith('/settings/job-listings')) return EXAMPLE_IDS.jobListing;
   if (path.startsWith('/public/v1/applications')) return EXAMPLE_IDS.application;
@@ -101,6 +103,8 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
     source: 'CAREER_SITE',
     coverLetter: 'I would love to bring my experience with analytical engines to your backend team.',
   },
+  createCandidateNote: { body: 'Phone screen went well: strong on API design, wants to start in May.', applicationId: EXAMPLE_IDS.application },
+  updateCandidateNote: { body: 'Phone screen went well: strong on API design, wants to start in May (notice period: 6 weeks).' },
   updateApplicationStatus: { status: 'IN_REVIEW', reason: 'Strong API background', expectedStatus: 'ACTIVE' },
   createRejectionReason: { name: 'Relocation not possible', kind: 'REJECTION' },
   updateRejectionReason: { name: 'Relocation not possible for this role' },

@@ -45,6 +45,8 @@ export const TAGS = [
   { name: 'Applications', description: 'Applications to job listings and their moves through the hiring pipeline, with the history of every move.' },
   { name: 'Rejection reasons', description: "The company's list of reasons a move to REJECTED or WITHDRAWN gives: seeded with a default set, edited, archived; the history, the event and the analytics overview carry them." },
   { name: 'Candidates', description: 'The people who applied or were imported, searchable, with their applications.' },
+  { name: 'Notes', description: 'Notes on candidates and their applications: plain text, visible to the whole company; only the author edits, the author or an ADMIN deletes.' },
+  { name: 'Activity', description: 'The timeline of a candidate or an application: applied, stage moves, notes, files, imports, erasure; newest first, by cursor.' },
   { name: 'Reference data', description: 'Sectors, tags and the allowed values of enumerated fields: what listings refer to.' },
   { name: 'Analytics', description: 'Hiring funnel and time-to-hire figures of the company.' },
   { name: 'Webhooks', description: 'Subscriptions that receive events as signed HTTP POSTs (Standard Webhooks), their deliveries, retries and redelivery. The events themselves are in the `webhooks` section.' },

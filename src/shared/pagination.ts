@@ -56,6 +56,15 @@ export const NEWEST_FIRST: Ordering = { name: 'newest', keys: ['timestamptz', 'u
 /** Sync order: (updatedAt, id) ascending, used whenever `updatedSince` is given. */
 export const CHANGED_SINCE: Ordering = { name: 'changed', keys: ['timestamptz', 'uuid'], direction: 'asc', sync: true };
 
+/**
+ * A newest-first slice of one source of a list merged from several (the activity timeline): at most
+ * `limit` rows, ordered by (time, id) descending, strictly before `before` when given.
+ */
+export interface NewestFirstWindow {
+  before?: { at: Date; id: string } | undefined;
+  limit: number;
+}
+
 /** Where a page starts, as a repo needs it: fetch `limit` rows (one more than the page) at `offset` after `after`. */
 export interface PagePosition {
   page: number;

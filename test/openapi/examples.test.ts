@@ -140,6 +140,13 @@ describe('examples in the OpenAPI document', () => {
     await send('deleteRejectionReason');
     await send('listCandidates');
     await send('getCandidate');
+    ids.note = (await send('createCandidateNote')).id as string;
+    await send('listCandidateNotes');
+    await send('listApplicationNotes');
+    await send('updateCandidateNote');
+    await send('listCandidateActivity');
+    await send('listApplicationActivity');
+    await send('deleteCandidateNote');
     await send('getHiringOverview');
     await send('listEvents');
     await send('exportCandidate');

@@ -22,6 +22,9 @@ const EVENT_LABELS: Record<Exclude<EventName, 'ping'>, [group: string, label: st
   'application.status_changed': ['Applications', 'Application moved to another stage'],
   'candidate.created': ['Candidates', 'Candidate added'],
   'candidate.erased': ['Candidates', 'Candidate erased (privacy request)'],
+  'note.created': ['Notes', 'Note added'],
+  'note.updated': ['Notes', 'Note edited'],
+  'note.deleted': ['Notes', 'Note deleted'],
 };
 
 const EVENTS = [...new Set(Object.values(EVENT_LABELS).map(([group]) => group))].map((group) => ({

@@ -2,10 +2,10 @@
 // them done, setting aside one whose fan-out failed, the backlog for /metrics), for the event feed
 // and for a person's data. Other modules reach the `events` table only through these functions
 // (writing is record-event.ts, inside each service's transaction).
-import { and, asc, count, eq, gte, inArray, isNull, lte, min, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, min, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
-import type { PagePosition } from '../../shared/pagination.ts';
+import { keysetAfter, keysetBefore, keysetOrderBy } from '../../db/keyset.ts';
+import type { NewestFirstWindow, PagePosition } from '../../shared/pagination.ts';
 import { events } from './tables.ts';
 
 export type EventRow = typeof events.$inferSelect;
@@ -101,6 +101,48 @@ export async function listFeedEvents(
     db.select({ total: count() }).from(events).where(where),
   ]);
   return { rows, total };
+}
+
+// ---- the activity timeline (src/modules/activity) ------------------------------------------------
+
+/** The event types the activity timeline reads, as the partial index events_activity_idx (migration 0035) holds them. */
+const ACTIVITY_EVENT_TYPES = ['candidate.file_added', 'candidate.file_removed', 'candidate.erased'];
+
+/**
+ * The company's events of these types (some of ACTIVITY_EVENT_TYPES) whose data names the id
+ * (anywhere in it). The types are written as literals, not parameters, so the planner can prove the
+ * partial index's condition from them whatever the plan.
+ */
+function eventsNamingWhere(companyId: string, filter: { types: readonly string[]; mentioning: string }) {
+  const unknown = filter.types.filter((type) => !ACTIVITY_EVENT_TYPES.includes(type));
+  if (unknown.length > 0) throw new Error(`not an activity event type: ${unknown.join(', ')}`);
+  const types = sql.raw(filter.types.map((type) => `'${type}'`).join(', '));
+  return and(eq(events.companyId, companyId), sql`${events.type} in (${types})`, sql`${events.data}::text like ${`%${filter.mentioning}%`}`);
+}
+
+/**
+ * Events of these types naming the id, newest first by (occurredAt, id), within the window. Only
+ * what retention kept (src/infra/outbox/prune.ts): the timeline's older entries of these types are gone.
+ */
+export async function listEventsNaming(
+  db: Db,
+  companyId: string,
+  filter: { types: readonly string[]; mentioning: string },
+  window: NewestFirstWindow,
+): Promise<Array<{ id: string; type: string; data: unknown; occurredAt: Date }>> {
+  if (filter.types.length === 0) return [];
+  return db
+    .select({ id: events.id, type: events.type, data: events.data, occurredAt: events.occurredAt })
+    .from(events)
+    .where(and(eventsNamingWhere(companyId, filter), keysetBefore(events.occurredAt, events.id, window.before)))
+    .orderBy(desc(events.occurredAt), desc(events.id))
+    .limit(window.limit);
+}
+
+export async function countEventsNaming(db: Db, companyId: string, filter: { types: readonly string[]; mentioning: string }): Promise<number> {
+  if (filter.types.length === 0) return 0;
+  const [{ total }] = await db.select({ total: count() }).from(events).where(eventsNamingWhere(companyId, filter));
+  return total;
 }
 
 // ---- erasure and export of a person's data ---------------------------------------------------------

@@ -41,6 +41,8 @@ export interface PipelineInput {
   jobListingId: string;
   source: string;
   apiKeyId: string | null;
+  /** The signed-in person entering them (a user's token); undefined for an API key or the system. */
+  userId?: string | undefined;
   now: Date;
 }
 
@@ -92,6 +94,7 @@ export async function enterPipeline(
       reason: null,
       rejectionReasonId: null,
       apiKeyId: input.apiKeyId,
+      changedByUserId: input.userId ?? null,
       changedAt: input.now,
     })),
   );

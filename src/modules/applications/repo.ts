@@ -1,12 +1,12 @@
-import { and, count, desc, eq, fillPlaceholders, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, fillPlaceholders, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgColumn } from 'drizzle-orm/pg-core';
 import { queryStatement, type Db } from '../../db/client.ts';
 import { selectList } from '../../db/select-list.ts';
 import { applicationDayAtOffsetSql, keptCountQuery } from '../../infra/kept-counts/read.ts';
 import { eventInsertText } from '../../infra/outbox/record-event.ts';
 import type { CandidateSummaryView } from '../candidates/service.ts';
-import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
-import { CHANGED_SINCE, NEWEST_FIRST, type PagePosition, type SortKeyValue } from '../../shared/pagination.ts';
+import { keysetAfter, keysetBefore, keysetOrderBy } from '../../db/keyset.ts';
+import { CHANGED_SINCE, NEWEST_FIRST, type NewestFirstWindow, type PagePosition, type SortKeyValue } from '../../shared/pagination.ts';
 import { funnelRank } from './stages.ts';
 import { applications, applicationStatusHistory } from './tables.ts';
 
@@ -344,6 +344,38 @@ export async function listStatusHistory(
     db.select({ total: count() }).from(applicationStatusHistory).where(where),
   ]);
   return { rows, total };
+}
+
+/** Whose stage moves the activity timeline shows: one application's, or all of one candidate's applications'. */
+export type StageMovesOf = { applicationId: string } | { candidateId: string };
+
+function stageMovesWhere(companyId: string, of: StageMovesOf): SQL | undefined {
+  const scope =
+    'applicationId' in of
+      ? eq(applicationStatusHistory.applicationId, of.applicationId)
+      : inArray(
+          applicationStatusHistory.applicationId,
+          sql`(select ${applications.id} from ${applications} where ${applications.companyId} = ${companyId} and ${applications.candidateId} = ${of.candidateId})`,
+        );
+  return and(eq(applicationStatusHistory.companyId, companyId), scope);
+}
+
+export type StageMoveRow = StatusHistoryRow & { jobListingId: string; source: string };
+
+/** History rows with their application's listing and source, newest first by (changedAt, id), within the window. */
+export async function listStageMoves(db: Db, companyId: string, of: StageMovesOf, window: NewestFirstWindow): Promise<StageMoveRow[]> {
+  return db
+    .select({ ...getTableColumns(applicationStatusHistory), jobListingId: applications.jobListingId, source: applications.source })
+    .from(applicationStatusHistory)
+    .innerJoin(applications, eq(applications.id, applicationStatusHistory.applicationId))
+    .where(and(stageMovesWhere(companyId, of), keysetBefore(applicationStatusHistory.changedAt, applicationStatusHistory.id, window.before)))
+    .orderBy(desc(applicationStatusHistory.changedAt), desc(applicationStatusHistory.id))
+    .limit(window.limit);
+}
+
+export async function countStageMoves(db: Db, companyId: string, of: StageMovesOf): Promise<number> {
+  const [{ total }] = await db.select({ total: count() }).from(applicationStatusHistory).where(stageMovesWhere(companyId, of));
+  return total;
 }
 
 export async function listApplicationsOfCandidate(db: Db, companyId: string, candidateId: string): Promise<ApplicationRow[]> {

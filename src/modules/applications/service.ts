@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Ordering, type Page, type PageRequest } from '../../shared/pagination.ts';
+import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type NewestFirstWindow, type Ordering, type Page, type PageRequest } from '../../shared/pagination.ts';
 
 /** History rows by (changedAt, is a move, id), newest first: a submission sorts before a move of its millisecond. */
 const HISTORY_NEWEST_FIRST: Ordering = { name: 'history', keys: ['timestamptz', 'boolean', 'uuid'], direction: 'desc' };
@@ -26,6 +26,10 @@ import {
   listStatusHistory,
   findApplicationVersion,
   moveApplicationIfVersion,
+  countStageMoves,
+  listStageMoves,
+  type StageMoveRow,
+  type StageMovesOf,
   type ApplicationWithCandidate,
 } from './repo.ts';
 import type { ApplicationListQuery, SubmitApplicationBody, UpdateStatusBody } from './schemas.ts';
@@ -107,7 +111,7 @@ export async function submitApplication(
     const { candidate } = await findOrCreateCandidate(tx, companyId, body.candidate, source, now);
     const entered = await enterPipeline(
       tx,
-      { companyId, jobListingId: body.jobListingId, source, apiKeyId: principal.apiKeyId, now },
+      { companyId, jobListingId: body.jobListingId, source, apiKeyId: principal.apiKeyId, userId: principal.userId, now },
       [{ candidateId: candidate.id, coverLetter: body.coverLetter }],
     );
     const { application, created } = entered.get(candidate.id)!;
@@ -222,6 +226,7 @@ function historyRow(
     reason,
     rejectionReasonId: rejectionReason?.id ?? null,
     apiKeyId: principal.apiKeyId,
+    changedByUserId: principal.userId ?? null,
     changedAt: now,
   };
 }
@@ -245,6 +250,28 @@ export async function getApplicationHistory(
   // The reasons' names as of now (a renamed reason shows its new name); read only if a move gave one.
   const reasons = rows.some((row) => row.rejectionReasonId !== null) ? await rejectionReasonsOf(ctx, companyId) : new Map<string, RejectionReasonRef>();
   return toPage(rows.map((row) => toStatusChangeView(row, reasons)), total, position, cursors);
+}
+
+// --- for the notes and the activity timeline ------------------------------------------------------
+
+/** The candidate whose application this is, in the company; undefined for an unknown or another company's id. */
+export async function candidateOfApplication(ctx: ServiceContext, companyId: string, applicationId: string): Promise<string | undefined> {
+  return (await findApplication(ctx.db, companyId, applicationId))?.candidateId;
+}
+
+export type { StageMoveRow, StageMovesOf };
+
+/**
+ * The activity timeline's stage moves (the submission, fromStatus null, included): of one
+ * application or of all of a candidate's, newest first by (changedAt, id), within the window; and
+ * how many there are in all. Read from the history rows, which are kept for good.
+ */
+export async function stageMoves(ctx: ServiceContext, companyId: string, of: StageMovesOf, window: NewestFirstWindow): Promise<StageMoveRow[]> {
+  return listStageMoves(ctx.db, companyId, of, window);
+}
+
+export async function stageMoveCount(ctx: ServiceContext, companyId: string, of: StageMovesOf): Promise<number> {
+  return countStageMoves(ctx.db, companyId, of);
 }
 
 // --- candidates in pipelines ----------------------------------------------------------------------
@@ -367,6 +394,7 @@ export async function importCandidates(
           candidateIds: imported.map((candidate) => candidate.id),
           source: 'IMPORTED',
           apiKeyId: principal.apiKeyId,
+          userId: principal.userId,
           now,
         })
       : undefined;

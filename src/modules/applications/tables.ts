@@ -26,5 +26,7 @@ export const applicationStatusHistory = pgTable('application_status_history', {
   /** The company's rejection reason the move gave (REJECTED or WITHDRAWN only). */
   rejectionReasonId: uuid('rejection_reason_id'),
   apiKeyId: uuid('api_key_id'),
+  /** The signed-in person who made the move (migration 0035); null for an API key or the system. */
+  changedByUserId: uuid('changed_by_user_id'),
   changedAt: timestamp('changed_at', { withTimezone: true }).notNull(),
 });

@@ -14,19 +14,23 @@ const { searchVector: _searchVector, erasedAt: _erasedAt, ...candidateColumns } 
 
 export type CandidateRow = Omit<typeof candidates.$inferSelect, 'searchVector' | 'erasedAt'>;
 
-/** The company's candidate, unless erased. `lock: 'update'` locks the row for an erasure. */
+/**
+ * The company's candidate, unless erased. `lock: 'update'` locks the row for an erasure; `'share'`
+ * keeps an erasure out until the caller commits (and waits for one under way, then reads the row as
+ * it left it: erased, so undefined).
+ */
 export async function findCandidate(
   db: Db,
   companyId: string,
   id: string,
-  options: { lock?: 'update' } = {},
+  options: { lock?: 'update' | 'share' } = {},
 ): Promise<CandidateRow | undefined> {
   const query = db
     .select(candidateColumns)
     .from(candidates)
     .where(and(eq(candidates.companyId, companyId), eq(candidates.id, id), isNull(candidates.erasedAt)))
     .limit(1);
-  const [row] = options.lock === 'update' ? await query.for('update') : await query;
+  const [row] = options.lock ? await query.for(options.lock) : await query;
   return row;
 }
 

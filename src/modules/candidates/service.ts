@@ -103,9 +103,12 @@ export async function eraseCandidateRecord(ctx: ServiceContext, companyId: strin
   });
 }
 
-/** The company's candidate; another company's id: 404. */
-export async function getCandidate(ctx: ServiceContext, companyId: string, id: string): Promise<CandidateView> {
-  const row = await findCandidate(ctx.db, companyId, id);
+/**
+ * The company's candidate; another company's id: 404. `lock: 'share'` (in the caller's transaction)
+ * holds off an erasure until it commits, for a write that adds personal data to the candidate (a note).
+ */
+export async function getCandidate(ctx: ServiceContext, companyId: string, id: string, options: { lock?: 'share' } = {}): Promise<CandidateView> {
+  const row = await findCandidate(ctx.db, companyId, id, options);
   if (!row) throw new NotFoundError('Candidate');
   return toCandidateView(row);
 }

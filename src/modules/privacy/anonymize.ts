@@ -46,7 +46,7 @@ export function scrubText(text: string, person: Person): string {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A copy of `value` with the person's data gone: their candidate objects, cover letters and move reasons. */
+/** A copy of `value` with the person's data gone: their candidate objects, cover letters, move reasons and notes' texts. */
 export function scrubValue(value: unknown, person: Person): unknown {
   if (typeof value === 'string') return scrubText(value, person);
   if (Array.isArray(value)) return value.map((item) => scrubValue(item, person));
@@ -58,6 +58,8 @@ export function scrubValue(value: unknown, person: Person): unknown {
   }
   const ofPerson = value.jobSeekerId === person.candidateId || (typeof value.id === 'string' && person.applicationIds.includes(value.id));
   if (ofPerson && 'coverLetter' in value) copy.coverLetter = null;
+  // A note on the person (note.created, note.updated): its text may say anything about them.
+  if (value.candidateId === person.candidateId && typeof value.body === 'string') copy.body = ERASED_TEXT;
   if (isObject(value.application) && person.applicationIds.includes(value.application.id as string) && 'reason' in value) copy.reason = null;
   return copy;
 }

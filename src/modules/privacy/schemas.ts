@@ -28,6 +28,7 @@ export const CandidateExport = Type.Object(
       }),
       { description: "The candidate's applications to the company's listings, with their texts and history" },
     ),
+    notes: Type.Array(Type.Ref('Note'), { description: 'The notes written on the candidate (deleted ones are gone), oldest first' }),
     events: Type.Array(
       Type.Object({
         id: Type.String({ format: 'uuid' }),

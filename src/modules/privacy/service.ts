@@ -9,11 +9,12 @@ import { scrubStoredResponses } from '../../infra/idempotency/repo.ts';
 import { erasePipelineTexts, exportPipelineOf, type PipelineExport } from '../applications/service.ts';
 import { anonymizedCandidateFields, eraseCandidateRecord, getCandidate, type CandidateView } from '../candidates/service.ts';
 import { exportDeliveriesMentioning, scrubDeliveriesMentioning, type DeliveryExport } from '../webhooks/service.ts';
+import { eraseNotesOf, exportNotesOf, type NoteView } from '../notes/service.ts';
 import { personOf, scrubStored, scrubValue } from './anonymize.ts';
 
 /**
  * Erases the candidate, all in one transaction: the candidate's personal fields, the cover letters
- * and move reasons of their applications, every stored event and webhook delivery (body and
+ * and move reasons of their applications, the notes written on them (deleted, rows and all), every stored event and webhook delivery (body and
  * answers) that carried them, and stored idempotent answers; then records candidate.erased (ids
  * only). Applications stay, anonymized, for the pipeline's statistics. 404 for an unknown, already
  * erased or another company's candidate.
@@ -23,6 +24,7 @@ export async function eraseCandidate(ctx: ServiceContext, companyId: string, id:
   await withTransaction(ctx, async (tx) => {
     const original = await eraseCandidateRecord(tx, companyId, id, now);
     const applicationIds = await erasePipelineTexts(tx, companyId, id, now);
+    await eraseNotesOf(tx, companyId, id);
     const person = personOf(original, applicationIds, anonymizedCandidateFields(id));
     const mentions = [id, ...applicationIds];
     for (const event of await findEventsMentioning(tx.db, companyId, mentions)) {
@@ -38,6 +40,7 @@ export interface CandidateExport {
   exportedAt: string;
   candidate: CandidateView;
   applications: PipelineExport[];
+  notes: NoteView[];
   events: Array<{ id: string; type: string; timestamp: string; data: unknown }>;
   webhookDeliveries: DeliveryExport[];
 }
@@ -52,6 +55,7 @@ export async function exportCandidate(ctx: ServiceContext, companyId: string, id
     exportedAt: ctx.clock.now().toISOString(),
     candidate,
     applications,
+    notes: await exportNotesOf(ctx, companyId, id),
     events: events.map((event) => ({ id: event.id, type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data })),
     webhookDeliveries: await exportDeliveriesMentioning(ctx, companyId, mentions),
   };

@@ -7,8 +7,9 @@ import type { Scope } from '../api-keys/scopes.ts';
 import { APPLICATION_EVENT_PAYLOADS, APPLICATION_EVENTS } from '../applications/events.ts';
 import { CANDIDATE_EVENT_PAYLOADS, CANDIDATE_EVENTS } from '../candidates/events.ts';
 import { JOB_LISTING_EVENT_PAYLOADS, JOB_LISTING_EVENTS } from '../job-listings/events.ts';
+import { NOTE_EVENT_PAYLOADS, NOTE_EVENTS } from '../notes/events.ts';
 
-export const WEBHOOK_EVENT_TYPES = [...APPLICATION_EVENTS, ...CANDIDATE_EVENTS, ...JOB_LISTING_EVENTS, 'ping'] as const;
+export const WEBHOOK_EVENT_TYPES = [...APPLICATION_EVENTS, ...CANDIDATE_EVENTS, ...JOB_LISTING_EVENTS, ...NOTE_EVENTS, 'ping'] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -29,6 +30,8 @@ export const READ_SCOPE_BY_RESOURCE: Record<string, Scope> = {
   job_listing: 'jobs:read',
   application: 'applications:read',
   candidate: 'candidates:read',
+  // A note is on a candidate: read with the candidate's scope.
+  note: 'candidates:read',
 };
 
 /** The scope an event's data needs; null for one that carries no resource's data (`ping`). */
@@ -41,6 +44,7 @@ export const WEBHOOK_EVENT_PAYLOADS: Record<WebhookEventType, { sentWhen: string
   ...APPLICATION_EVENT_PAYLOADS,
   ...CANDIDATE_EVENT_PAYLOADS,
   ...JOB_LISTING_EVENT_PAYLOADS,
+  ...NOTE_EVENT_PAYLOADS,
   ping: {
     sentWhen: '`POST /webhooks/{id}/test` is called (sent to that subscription only)',
     dataNote: '`{ subscriptionId }`',
