@@ -717,7 +717,7 @@ export interface paths {
          * Write a note on a candidate
          * @description Plain text, 1 to 10,000 characters, visible to the whole company. With `applicationId` (one of this candidate's applications, else 422) the note is also listed on that application. The caller is the author: the signed-in user, or the API key (shown with its label). Emits note.created.
          *
-         *     Requires scope `candidates:write`.
+         *     Requires scope `candidates:write`. A person's access token needs `applications:write` instead (a MEMBER may).
          */
         post: operations["createCandidateNote"];
         delete?: never;
@@ -740,7 +740,7 @@ export interface paths {
          * Delete a note
          * @description Its author, a company ADMIN, or an API key with candidates:write (a key acts for the whole company) deletes a note; a user who is neither its author nor an ADMIN gets 403. The note answers 404 from then on; the candidate's activity keeps that it was deleted, and by whom. Emits note.deleted.
          *
-         *     Requires scope `candidates:write`.
+         *     Requires scope `candidates:write`. A person's access token needs `applications:write` instead (a MEMBER may).
          */
         delete: operations["deleteCandidateNote"];
         options?: never;
@@ -749,7 +749,7 @@ export interface paths {
          * Edit a note
          * @description Only its author edits a note (the same user, or the same API key): anyone else gets 403. The same text again answers 200 and changes nothing. Emits note.updated.
          *
-         *     Requires scope `candidates:write`.
+         *     Requires scope `candidates:write`. A person's access token needs `applications:write` instead (a MEMBER may).
          */
         patch: operations["updateCandidateNote"];
         trace?: never;

@@ -20,6 +20,11 @@ export interface RouteAuth {
   bearerOnly?: boolean;
   /** The user's role the operation needs in their company (403 otherwise). */
   role?: 'ADMIN';
+  /**
+   * For a person's access token, this scope is enough instead of `scope`: work a MEMBER (a
+   * recruiter) does beside the pipeline, such as writing notes, which an API key does with `scope`.
+   */
+  peopleScope?: Scope;
 }
 
 declare module 'fastify' {
@@ -111,9 +116,10 @@ function assertAllowed(auth: RouteAuth, principal: Principal): void {
     throw new ForbiddenError("Only the dashboard's own access tokens may manage settings");
   }
   const credential = principal.userId ? 'access token' : 'API key';
-  if (auth.scope && !principal.scopes.includes(auth.scope)) {
-    if (principal.role && !scopesOfRole(principal.role).includes(auth.scope)) throw onlyRole('ADMIN');
-    throw new ForbiddenError(`This ${credential} lacks the scope ${auth.scope}`, [{ field: 'scope', message: `requires ${auth.scope}` }]);
+  const scope = principal.userId && auth.peopleScope ? auth.peopleScope : auth.scope;
+  if (scope && !principal.scopes.includes(scope)) {
+    if (principal.role && !scopesOfRole(principal.role).includes(scope)) throw onlyRole('ADMIN');
+    throw new ForbiddenError(`This ${credential} lacks the scope ${scope}`, [{ field: 'scope', message: `requires ${scope}` }]);
   }
   if (auth.role && principal.role !== auth.role) throw onlyRole(auth.role);
 }
@@ -190,7 +196,7 @@ function refuseQueryCredentials(auth: RouteAuth): onRequestHookHandler {
  * of the same tokens) and is not repeated per operation (docs/decisions.md).
  */
 function securityOf(auth: RouteAuth): Array<Record<string, string[]>> {
-  const scopes: string[] = auth.scope ? [auth.scope] : [];
+  const scopes: string[] = auth.peopleScope ? [auth.peopleScope] : auth.scope ? [auth.scope] : [];
   const bearer: Array<Record<string, string[]>> = [{ [OAUTH_SCHEME]: scopes }];
   return auth.bearerOnly ? bearer : [{ [API_KEY_SCHEME]: [] }, ...bearer];
 }
@@ -202,8 +208,9 @@ function noteOf(auth: RouteAuth): string {
       ? `Requires scope \`${auth.scope}\`.`
       : 'Any valid API key.';
   const scopeNote = auth.bearerOnly && auth.scope ? ` Requires scope \`${auth.scope}\`.` : '';
+  const peopleNote = auth.peopleScope ? ` A person's access token needs \`${auth.peopleScope}\` instead (a MEMBER may).` : '';
   const roleNote = auth.role ? ` Only a company ${auth.role} may call it (403 otherwise).` : '';
-  return `${who}${scopeNote}${roleNote}`;
+  return `${who}${scopeNote}${peopleNote}${roleNote}`;
 }
 
 export function registerAuth(app: FastifyInstance, options: AuthOptions): void {

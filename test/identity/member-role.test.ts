@@ -76,6 +76,17 @@ describe('a MEMBER', () => {
     expect(submitted.statusCode).toBe(201);
   });
 
+  it("writes notes on candidates, edits and deletes its own, and cannot edit another's", async () => {
+    const mine = await call('POST', `/public/v1/candidates/${candidateId}/notes`, member, { body: 'Strong phone screen.', applicationId });
+    expect(mine.statusCode, mine.body).toBe(201);
+    const noteId = mine.json().id as string;
+    expect((await call('PATCH', `/public/v1/candidates/${candidateId}/notes/${noteId}`, member, { body: 'Strong phone screen; wants May.' })).statusCode).toBe(200);
+    const admins = await ok('POST', `/public/v1/candidates/${candidateId}/notes`, admin, { body: 'Offer approved.' });
+    const edit = await call('PATCH', `/public/v1/candidates/${candidateId}/notes/${String(admins.id)}`, member, { body: 'Changed by someone else' });
+    expectErrorEnvelope(edit, 403, 'FORBIDDEN', `/public/v1/candidates/${candidateId}/notes/${String(admins.id)}`);
+    expect((await call('DELETE', `/public/v1/candidates/${candidateId}/notes/${noteId}`, member)).statusCode).toBe(204);
+  });
+
   it('gets 403 in the envelope for every other change, and nothing changes', async () => {
     const forbidden: Array<[Method, string, unknown?]> = [
       ['POST', '/public/v1/job-listings', listingBody],

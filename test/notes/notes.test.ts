@@ -207,18 +207,24 @@ describe('who may change a note', () => {
     expect(deleted?.deletedBy).toEqual({ type: 'USER', id: adminUserId, label: adminName });
   });
 
-  it('a MEMBER reads notes but writes none (candidates:write is an ADMIN\'s, docs/identity.md)', async () => {
+  it('a MEMBER (a recruiter) reads notes and writes its own, but edits and deletes no one else\'s', async () => {
     const note = await write(key, 'Readable by members.');
     expect(((await ok('GET', notesUrl(), member)).data as Json[]).map((n) => n.id)).toContain(note.id);
     await ok('GET', `/public/v1/applications/${applicationId}/notes`, member);
     for (const [method, url, payload] of [
-      ['POST', notesUrl(), { body: 'x' }],
       ['PATCH', noteUrl(String(note.id)), { body: 'x' }],
       ['DELETE', noteUrl(String(note.id)), undefined],
     ] as Array<[Method, string, unknown]>) {
-      const body = expectErrorEnvelope(await call(method, url, member, payload), 403, 'FORBIDDEN', url);
-      expect(body.details).toEqual([{ field: 'role', message: 'requires ADMIN' }]);
+      expectErrorEnvelope(await call(method, url, member, payload), 403, 'FORBIDDEN', url);
     }
+    const own = await ok('POST', notesUrl(), member, { body: 'My own note.' });
+    await ok('PATCH', noteUrl(String(own.id)), member, { body: 'My own note, edited.' });
+    expect((await call('DELETE', noteUrl(String(own.id)), member)).statusCode).toBe(204);
+  });
+
+  it('an API key writing notes needs candidates:write: applications:write, which a MEMBER writes with, is not enough for a key', async () => {
+    const applicationsOnly = { 'x-api-key': await t.keyFor(companyId, ['candidates:read', 'applications:write']) };
+    expectErrorEnvelope(await call('POST', notesUrl(), applicationsOnly, { body: 'x' }), 403, 'FORBIDDEN', notesUrl());
   });
 
   it('scopes: writing needs candidates:write, reading candidates:read (403 in the envelope)', async () => {

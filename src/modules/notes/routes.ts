@@ -8,7 +8,8 @@ import { createNote, deleteNote, editNote, listApplicationNotes, listCandidateNo
 
 const tags = ['Notes'];
 const read = { auth: { scope: 'candidates:read' as const } };
-const write = { auth: { scope: 'candidates:write' as const } };
+// A recruiter (MEMBER) writes notes with the pipeline's scope; an API key needs candidates:write.
+const write = { auth: { scope: 'candidates:write' as const, peopleScope: 'applications:write' as const } };
 
 export async function noteRoutes(app: AppInstance): Promise<void> {
   app.get(
