@@ -38,6 +38,7 @@ import { analyticsRoutes, analyticsSchemas } from './modules/analytics/routes.ts
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { eventRoutes, eventSchemas } from './modules/events/routes.ts';
 import { privacyRoutes, privacySchemas } from './modules/privacy/routes.ts';
+import { documentRoutes, documentSchemas } from './modules/documents/routes.ts';
 import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas.ts';
 import { webhookBacklog } from './modules/webhooks/service.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -59,6 +60,7 @@ const SHARED_SCHEMAS = [
   ...jobListingSchemas,
   ...candidateSchemas,
   ...candidateProfileSchemas,
+  ...documentSchemas,
   ...eventSchemas,
   ...privacySchemas,
   ...applicationSchemas,
@@ -152,6 +154,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(webhookRoutes);
   await app.register(eventRoutes);
   await app.register(privacyRoutes);
+  await app.register(documentRoutes);
   await app.register(apiKeyRoutes);
 
   await app.register(oauthRoutes, { identity, config: deps.config });
