@@ -49,7 +49,9 @@ export class DirectoryFileStore implements FileStore {
     try {
       // Opened before it is returned: a missing file is `undefined`, not a stream that fails later.
       const handle = await open(path, 'r');
-      return createReadStream('', { fd: handle.fd, autoClose: true });
+      // The FileHandle itself, not its number: a handle left to the garbage collector closes its fd a
+      // second time, and Node raises that (EBADF) as an uncaught exception.
+      return createReadStream('', { fd: handle, autoClose: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
