@@ -27,6 +27,9 @@ export const CandidateExport = Type.Object(
       }),
       { description: "The candidate's applications to the company's listings, with their texts and history" },
     ),
+    files: Type.Array(Type.Ref('CandidateFile'), {
+      description: "The candidate's files (metadata; each names its contentPath, where the bytes are fetched)",
+    }),
     events: Type.Array(
       Type.Object({
         id: Type.String({ format: 'uuid' }),

@@ -167,6 +167,8 @@ export function createGuardedDownloader(options: { allowLocal: boolean; timeoutM
           dispatcher: agent,
           signal: abort.signal,
         });
+        // Destroying the body early (a refusal, a size limit) errors it: nobody else listens.
+        response.body.on('error', () => {});
         if (response.statusCode < 200 || response.statusCode > 299) {
           clearTimeout(deadline);
           response.body.destroy();
