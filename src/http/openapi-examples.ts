@@ -15,6 +15,7 @@ export const EXAMPLE_IDS = {
   apiKey: 'a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d',
   user: 'f6e5d4c3-b2a1-4f0e-9d8c-7b6a5f4e3d2c',
   invitation: 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e',
+  file: '7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d',
 } as const;
 
 /** Path parameter examples, by parameter name and the path's first resource segment. */
@@ -22,6 +23,7 @@ export function pathParameterExample(path: string, name: string): string | undef
   if (name === 'lang') return 'de';
   if (name === 'deliveryId') return EXAMPLE_IDS.delivery;
   if (name === 'userId') return EXAMPLE_IDS.user;
+  if (name === 'fileId') return EXAMPLE_IDS.file;
   if (name !== 'id') return undefined;
   if (path.startsWith('/public/v1/job-listings') || path.startsWith('/settings/job-listings')) return EXAMPLE_IDS.jobListing;
   if (path.startsWith('/public/v1/applications')) return EXAMPLE_IDS.application;
@@ -86,6 +88,13 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
         links: ['https://www.linkedin.com/in/grace-hopper-example'],
       },
     ],
+  },
+  uploadCandidateFile: {
+    kind: 'RESUME',
+    fileName: 'Ada Lovelace - CV.pdf',
+    applicationId: EXAMPLE_IDS.application,
+    // A (tiny) PDF: the type is decided from these bytes.
+    contentBase64: 'JVBERi0xLjQKMSAwIG9iaiA8PCAvVHlwZSAvQ2F0YWxvZyA+PiBlbmRvYmoKdHJhaWxlciA8PCAvUm9vdCAxIDAgUiA+PgolJUVPRgo=',
   },
   submitApplication: {
     jobListingId: EXAMPLE_IDS.jobListing,

@@ -101,7 +101,7 @@ describe('upload', () => {
       contentPath: `${filesUrl(candidateId)}/${file.id}/content`,
     });
     expect(res.headers.location).toBe(`${filesUrl(candidateId)}/${file.id}`);
-    expect(await storedKeys()).toContain(`candidates/${tenant.companyId}/${candidateId}/${file.id}`);
+    expect(await storedKeys()).toContain(`candidates/${tenant.companyId}/${file.id}`);
     expect(await pendingDeletions()).toBe(0);
 
     const download = await t.app.inject({ method: 'GET', url: file.contentPath, headers: tenant.headers });
@@ -145,10 +145,9 @@ describe('upload', () => {
 
 describe('refusals leave nothing stored', () => {
   let candidateId: string;
-  let applicationId: string;
   let before: string[];
   beforeAll(async () => {
-    ({ candidateId, applicationId } = await newCandidate());
+    ({ candidateId } = await newCandidate());
   });
 
   async function expectNothingStored() {
@@ -302,15 +301,15 @@ describe('signed download links', () => {
     const other = (await uploadJson(candidateId, { kind: 'OTHER', fileName: 'b.txt', contentBase64: SAMPLES.txt.toString('base64') })).json().id;
     const flipped = signature.slice(0, -1) + (signature.endsWith('A') ? 'B' : 'A');
     for (const tampered of [
-      `/public/v1/file-downloads/${fileId}?expires=${Number(expires) + 3600}&signature=${signature}`,
-      `/public/v1/file-downloads/${other}?expires=${expires}&signature=${signature}`,
-      `/public/v1/file-downloads/${fileId}?expires=${expires}&signature=${flipped}`,
-      `/public/v1/file-downloads/${fileId}?expires=${expires}&signature=`,
+      `/file-downloads/${fileId}?expires=${Number(expires) + 3600}&signature=${signature}`,
+      `/file-downloads/${other}?expires=${expires}&signature=${signature}`,
+      `/file-downloads/${fileId}?expires=${expires}&signature=${flipped}`,
+      `/file-downloads/${fileId}?expires=${expires}&signature=`,
     ]) {
       expectErrorEnvelope(await t.app.inject({ method: 'GET', url: tampered }), 403, 'FORBIDDEN', tampered.split('?')[0]);
     }
     t.clock.advance(5 * 60_000 + 1000);
-    expectErrorEnvelope(await t.app.inject({ method: 'GET', url: path }), 403, 'FORBIDDEN', `/public/v1/file-downloads/${fileId}`);
+    expectErrorEnvelope(await t.app.inject({ method: 'GET', url: path }), 403, 'FORBIDDEN', `/file-downloads/${fileId}`);
   });
 
   it('a link to a deleted file answers 404', async () => {
@@ -327,7 +326,7 @@ describe('delete, erasure, events', () => {
   it('DELETE removes the row and the object, and records candidate.file_removed after candidate.file_added', async () => {
     const { candidateId } = await newCandidate();
     const file = (await uploadJson(candidateId, { kind: 'PORTFOLIO', fileName: 'p.png', contentBase64: SAMPLES.png.toString('base64') })).json();
-    const key = `candidates/${tenant.companyId}/${candidateId}/${file.id}`;
+    const key = `candidates/${tenant.companyId}/${file.id}`;
     expect(await storedKeys()).toContain(key);
     const res = await t.app.inject({ method: 'DELETE', url: `${filesUrl(candidateId)}/${file.id}`, headers: tenant.headers });
     expect(res.statusCode).toBe(204);
@@ -355,12 +354,12 @@ describe('delete, erasure, events', () => {
     }
     const exported = await t.app.inject({ method: 'GET', url: `/public/v1/candidates/${candidateId}/export`, headers: tenant.headers });
     expect(exported.json().files.map((f: { id: string }) => f.id)).toEqual(ids);
-    const prefix = `candidates/${tenant.companyId}/${candidateId}/`;
-    expect((await storedKeys()).filter((key) => key.startsWith(prefix))).toHaveLength(2);
+    const keys = ids.map((id) => `candidates/${tenant.companyId}/${id}`);
+    expect((await storedKeys()).filter((key) => keys.includes(key))).toHaveLength(2);
 
     const erased = await t.app.inject({ method: 'DELETE', url: `/public/v1/candidates/${candidateId}`, headers: tenant.headers });
     expect(erased.statusCode).toBe(204);
-    expect((await storedKeys()).filter((key) => key.startsWith(prefix))).toEqual([]);
+    expect((await storedKeys()).filter((key) => keys.includes(key))).toEqual([]);
     expect(await fileRows(candidateId)).toBe(0);
     expect(await pendingDeletions()).toBe(0);
   });
@@ -384,6 +383,54 @@ describe('delete, erasure, events', () => {
     t.clock.advance(3_600_000 + 1000);
     expect(await sweepFileDeletions(t.ctx)).toBe(1);
     expect(await storedKeys()).not.toContain('candidates/crash/unfinished');
+    expect(await pendingDeletions()).toBe(0);
+  });
+});
+
+describe('a résumé with a submitted application', () => {
+  it('is stored as the candidate\'s RESUME tied to the application', async () => {
+    const listingId = await makeListing(t, tenant.companyId);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/public/v1/applications',
+      headers: tenant.headers,
+      payload: {
+        jobListingId: listingId,
+        candidate: applicant('resume.sender@example.com'),
+        resume: { fileName: 'C:\\Users\\ada\\cv.pdf', contentBase64: SAMPLES.pdf.toString('base64') },
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const { id: applicationId, candidate } = res.json();
+    const files = (await t.app.inject({ method: 'GET', url: filesUrl(candidate.id), headers: tenant.headers })).json().data;
+    expect(files).toEqual([expect.objectContaining({ kind: 'RESUME', applicationId, fileName: 'cv.pdf', contentType: 'application/pdf', size: SAMPLES.pdf.length })]);
+    const byUrl = await t.app.inject({
+      method: 'POST',
+      url: '/public/v1/applications',
+      headers: tenant.headers,
+      payload: { jobListingId: await makeListing(t, tenant.companyId), candidate: applicant('resume.sender@example.com'), resume: { fileName: 'cv.pdf', url: `${originUrl}/cv.pdf` } },
+    });
+    expect(byUrl.statusCode, byUrl.body).toBe(201);
+    expect((await t.app.inject({ method: 'GET', url: filesUrl(candidate.id), headers: tenant.headers })).json().data).toHaveLength(2);
+  });
+
+  it('refused (415, 413, 422), it refuses the application; a refused application (409) keeps no résumé', async () => {
+    const listingId = await makeListing(t, tenant.companyId);
+    const before = await storedKeys();
+    const submit = (email: string, resume: object) =>
+      t.app.inject({ method: 'POST', url: '/public/v1/applications', headers: tenant.headers, payload: { jobListingId: listingId, candidate: applicant(email), resume } });
+    expectErrorEnvelope(await submit('refused.one@example.com', { fileName: 'cv.pdf', contentBase64: SAMPLES.html.toString('base64') }), 415, 'UNSUPPORTED_MEDIA_TYPE', '/public/v1/applications');
+    expectErrorEnvelope(await submit('refused.one@example.com', { fileName: 'cv.txt', contentBase64: Buffer.alloc(MAX + 1, 0x61).toString('base64') }), 413, 'PAYLOAD_TOO_LARGE', '/public/v1/applications');
+    const bad = expectErrorEnvelope(await submit('refused.one@example.com', { fileName: 'cv.pdf', contentBase64: '***' }), 422, 'VALIDATION_ERROR', '/public/v1/applications');
+    expect(bad.details).toEqual([expect.objectContaining({ field: 'resume.contentBase64' })]);
+    const listed = await t.app.inject({ method: 'GET', url: '/public/v1/candidates?q=refused.one', headers: tenant.headers });
+    expect(listed.json().data).toEqual([]);
+
+    expect((await submit('twice@example.com', { fileName: 'cv.pdf', contentBase64: SAMPLES.pdf.toString('base64') })).statusCode).toBe(201);
+    const afterFirst = await storedKeys();
+    expectErrorEnvelope(await submit('twice@example.com', { fileName: 'cv.pdf', contentBase64: SAMPLES.pdf.toString('base64') }), 409, 'CONFLICT', '/public/v1/applications');
+    expect(await storedKeys()).toEqual(afterFirst);
+    expect(afterFirst.length).toBe(before.length + 1);
     expect(await pendingDeletions()).toBe(0);
   });
 });

@@ -42,17 +42,25 @@ export async function applicationRoutes(app: AppInstance): Promise<void> {
     '/public/v1/applications',
     {
       config: write,
+      // A résumé in base64 is 4/3 of the file limit; the cover letter and the rest fit in the 1 MB beside it.
+      bodyLimit: Math.ceil((app.deps.config.fileMaxBytes * 4) / 3) + 1024 * 1024,
       schema: {
         tags,
         operationId: 'submitApplication',
         summary: 'Submit an external application',
         description:
-          'Applies a candidate to an ACTIVE job listing (409 otherwise). The candidate is matched by email, without letter case, among the company\'s candidates, or created (candidate.created). A candidate applies to a listing once: a second application answers 409 with the existing application\'s id in `details` (field `existingApplicationId`). An unknown jobListingId answers 422. Emits application.created.',
+          'Applies a candidate to an ACTIVE job listing (409 otherwise). The candidate is matched by email, without letter case, among the company\'s candidates, or created (candidate.created). A candidate applies to a listing once: a second application answers 409 with the existing application\'s id in `details` (field `existingApplicationId`). An unknown jobListingId answers 422. Emits application.created. With `resume`, the file is stored as the candidate\'s RESUME tied to the application (candidate.file_added), checked like any candidate file: larger than FILE_MAX_BYTES 413, a type not accepted (decided from the bytes) 415, bad base64 or a refused URL 422; a refused résumé refuses the application, and nothing is stored.',
         body: SubmitApplicationBody,
-        response: { 201: Type.Ref('Application'), ...errorResponses([400, 409, 422]) },
+        response: {
+          201: Type.Ref('Application'),
+          ...errorResponses([400, 409, 422]),
+          413: { ...Type.Ref('ErrorEnvelope'), description: 'The résumé is larger than FILE_MAX_BYTES (or the body larger than its base64 allows)' },
+          415: { ...Type.Ref('ErrorEnvelope'), description: 'The résumé is not an accepted type (decided from its bytes), or the body is not JSON' },
+        },
       },
     },
-    async (request, reply) => send(reply, await submitApplication(app.ctx, principalOf(request), request.body, language(request)), 201),
+    async (request, reply) =>
+      send(reply, await submitApplication(app.ctx, principalOf(request), request.body, { ...language(request), maxFileBytes: app.deps.config.fileMaxBytes }), 201),
   );
 
   app.get(

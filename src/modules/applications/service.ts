@@ -4,7 +4,8 @@ import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Ordering,
 /** History rows by (changedAt, is a move, id), newest first: a submission sorts before a move of its millisecond. */
 const HISTORY_NEWEST_FIRST: Ordering = { name: 'history', keys: ['timestamptz', 'boolean', 'uuid'], direction: 'desc' };
 import { withTransaction, type Principal, type ServiceContext } from '../../shared/context.ts';
-import { ConflictError, NotFoundError } from '../../shared/errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors.ts';
+import { commitStagedFile, discardStagedFile, stageCandidateFile, uploaderOf, type StagedFile } from '../documents/service.ts';
 import {
   assertNoDuplicateEmails,
   findOrCreateCandidate,
@@ -91,33 +92,61 @@ export async function listApplications(
  * Submits an external application: the candidate is matched by email within the company (or
  * created), the listing must be ACTIVE, and a candidate applies to a listing once (409 naming the
  * existing application). Candidate, application, first history row and events commit together.
+ * A résumé (`resume`) is taken in and stored first (the documents module's checks: 413, 415, 422),
+ * then its row commits with the application; if the application is refused, its bytes go too.
  */
 export async function submitApplication(
   ctx: ServiceContext,
   principal: Principal,
   body: SubmitApplicationBody,
-  options: LanguageOptions = {},
+  options: LanguageOptions & { maxFileBytes?: number } = {},
 ): Promise<PresentedApplication> {
   const { companyId } = principal;
-  const now = ctx.clock.now();
   const source = body.source ?? 'EXTERNAL';
-  const id = await withTransaction(ctx, async (tx) => {
-    await assertListingAcceptsApplications(tx, companyId, body.jobListingId);
-    const { candidate } = await findOrCreateCandidate(tx, companyId, body.candidate, source, now);
-    const entered = await enterPipeline(
-      tx,
-      { companyId, jobListingId: body.jobListingId, source, apiKeyId: principal.apiKeyId, now },
-      [{ candidateId: candidate.id, coverLetter: body.coverLetter }],
-    );
-    const { application, created } = entered.get(candidate.id)!;
-    if (!created) {
-      throw new ConflictError('This candidate has already applied to this job listing', [
-        { field: 'existingApplicationId', message: application.id },
-      ]);
-    }
-    return application.id;
-  });
+  const resume = body.resume ? await stageResume(ctx, companyId, body.resume, options.maxFileBytes) : undefined;
+  const uploader = resume ? await uploaderOf(ctx, principal) : undefined;
+  const now = ctx.clock.now();
+  let id: string;
+  try {
+    id = await withTransaction(ctx, async (tx) => {
+      await assertListingAcceptsApplications(tx, companyId, body.jobListingId);
+      const { candidate } = await findOrCreateCandidate(tx, companyId, body.candidate, source, now);
+      const entered = await enterPipeline(
+        tx,
+        { companyId, jobListingId: body.jobListingId, source, apiKeyId: principal.apiKeyId, now },
+        [{ candidateId: candidate.id, coverLetter: body.coverLetter }],
+      );
+      const { application, created } = entered.get(candidate.id)!;
+      if (!created) {
+        throw new ConflictError('This candidate has already applied to this job listing', [
+          { field: 'existingApplicationId', message: application.id },
+        ]);
+      }
+      if (resume) await commitStagedFile(tx, companyId, resume, { candidateId: candidate.id, applicationId: application.id, uploader: uploader! });
+      return application.id;
+    });
+  } catch (error) {
+    if (resume) await discardStagedFile(ctx, resume);
+    throw error;
+  }
   return getApplication(ctx, companyId, id, options);
+}
+
+async function stageResume(
+  ctx: ServiceContext,
+  companyId: string,
+  resume: NonNullable<SubmitApplicationBody['resume']>,
+  maxBytes: number | undefined,
+): Promise<StagedFile> {
+  if ((resume.contentBase64 === undefined) === (resume.url === undefined)) {
+    throw ValidationError.field('resume.contentBase64', 'exactly one of contentBase64 and url is required');
+  }
+  if (maxBytes === undefined) throw new Error('submitApplication with a résumé needs maxFileBytes');
+  const source =
+    resume.contentBase64 !== undefined
+      ? { kind: 'base64' as const, data: resume.contentBase64, field: 'resume.contentBase64' }
+      : { kind: 'url' as const, url: resume.url!, field: 'resume.url' };
+  return stageCandidateFile(ctx, companyId, { kind: 'RESUME', fileName: resume.fileName, source }, { maxBytes });
 }
 
 /**

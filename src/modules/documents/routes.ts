@@ -34,7 +34,7 @@ import {
   type FileContent,
 } from './service.ts';
 
-const tags = ['Candidate files'];
+const tags = ['Candidates'];
 const read = { auth: { scope: 'candidates:read' as const } };
 const write = { auth: { scope: 'candidates:write' as const } };
 const MULTIPART_FIELDS = ['kind', 'applicationId'];
@@ -43,8 +43,8 @@ const binaryResponse = (description: string) => ({
   description,
   content: { 'application/octet-stream': { schema: FileBytes } },
   headers: {
-    'Content-Disposition': { schema: { type: 'string' }, description: 'attachment; filename="..."; filename*=UTF-8\'\'...' },
-    'Content-Type': { schema: { type: 'string' }, description: 'The type decided from the bytes at upload' },
+    'Content-Disposition': { type: 'string', description: 'attachment; filename="..."; filename*=UTF-8\'\'... (never inline)' },
+    'X-Content-Type-Options': { type: 'string', description: 'nosniff' },
   },
 });
 
@@ -240,14 +240,14 @@ export async function documentRoutes(app: AppInstance): Promise<void> {
   );
 
   app.get(
-    '/public/v1/file-downloads/:fileId',
+    '/file-downloads/:fileId',
     {
       schema: {
         tags,
         operationId: 'downloadFileByLink',
         summary: 'Download a file through a signed link',
         description:
-          'The URL `GET /candidates/{id}/files/{fileId}/url` answers: no API key, the signature is the credential. Expired or altered: 403; the file deleted since: 404. The same headers as the authenticated download.',
+          'The URL `GET /public/v1/candidates/{id}/files/{fileId}/url` answers (outside /public/v1: no API key, the signature is the credential). Expired or altered: 403; the file deleted since: 404. The same headers as the authenticated download.',
         security: [],
         params: Type.Object({ fileId: Type.String({ format: 'uuid' }) }),
         querystring: SignedDownloadQuery,

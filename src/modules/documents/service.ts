@@ -138,26 +138,29 @@ async function downloadSource(ctx: ServiceContext, url: string, field: string, m
   return result;
 }
 
+/** A file's bytes stored, its row not yet written: commitStagedFile or discardStagedFile follows. */
+export interface StagedFile {
+  id: string;
+  key: string;
+  kind: FileKind;
+  fileName: string;
+  size: number;
+  contentType: string;
+}
+
 /**
- * Stores a file of the company's candidate: checks the candidate and the application (the
- * candidate's, 422 otherwise), takes the bytes in (413, 415, 422: nothing stored), writes the
- * object, then its row and `candidate.file_added` in one transaction.
+ * Takes a file's bytes in (413, 415, 422: nothing stored) and writes them to the store under a new
+ * key, marked for deletion an hour on: until a row names it (commitStagedFile), the sweep may
+ * delete it. Runs outside any transaction (the store is no part of one).
  */
-export async function addCandidateFile(
+export async function stageCandidateFile(
   ctx: ServiceContext,
   companyId: string,
-  input: AddFileInput,
-  uploader: Uploader,
+  input: { kind: FileKind; fileName: string; source: FileSource },
   limits: { maxBytes: number },
-): Promise<CandidateFileView> {
+): Promise<StagedFile> {
   const store = requireStore(ctx);
   const { maxBytes } = limits;
-  await getCandidate(ctx, companyId, input.candidateId);
-  const applicationId = input.applicationId ?? null;
-  if (applicationId && !(await isApplicationOfCandidate(ctx.db, companyId, applicationId, input.candidateId))) {
-    throw ValidationError.field('applicationId', 'is not an application of this candidate');
-  }
-  const fileName = sanitizeFileName(input.fileName);
   const { source } = input;
   const download = source.kind === 'url' ? await downloadSource(ctx, source.url, source.field, maxBytes) : undefined;
   const bytes: AsyncIterable<Uint8Array> =
@@ -174,47 +177,89 @@ export async function addCandidateFile(
     throw fetchFailed(error) ?? error;
   }
   const id = randomUUID();
-  const key = `candidates/${companyId}/${input.candidateId}/${id}`;
+  const key = `candidates/${companyId}/${id}`;
   const started = ctx.clock.now();
   // The mark first: should this process die before the row commits, the sweep deletes the object.
   await scheduleDeletions(ctx.db, [key], new Date(started.getTime() + UNFINISHED_UPLOAD_MS), started);
-  let size: number;
   try {
-    size = (await store.put(key, intake.body, { contentType: intake.type.contentType })).size;
+    const { size } = await store.put(key, intake.body, { contentType: intake.type.contentType });
+    return { id, key, kind: input.kind, fileName: sanitizeFileName(input.fileName), size, contentType: intake.type.contentType };
   } catch (error) {
     // put leaves nothing under the key when its body fails.
     await cancelDeletion(ctx.db, key);
     throw fetchFailed(error) ?? error;
   }
-  const now = ctx.clock.now();
-  const row: CandidateFileRow = {
-    id,
-    companyId,
-    candidateId: input.candidateId,
-    applicationId,
-    kind: input.kind,
-    fileName,
-    size,
-    contentType: intake.type.contentType,
-    storageKey: key,
-    uploadedByType: uploader.type,
-    uploadedById: uploader.id,
-    uploadedByLabel: uploader.label,
-    createdAt: now,
-  };
+}
+
+/**
+ * Writes the staged file's row and `candidate.file_added`, in the caller's transaction
+ * (withTransaction), and lifts its deletion mark. The caller has checked the candidate and the
+ * application are the company's and go together.
+ */
+export async function commitStagedFile(
+  ctx: ServiceContext,
+  companyId: string,
+  staged: StagedFile,
+  owner: { candidateId: string; applicationId: string | null; uploader: Uploader },
+): Promise<CandidateFileView> {
+  return withTransaction(ctx, async (tx) => {
+    const now = tx.clock.now();
+    if (!(await cancelDeletion(tx.db, staged.key))) throw new Error('the upload took longer than its deletion mark allows');
+    const row: CandidateFileRow = {
+      id: staged.id,
+      companyId,
+      candidateId: owner.candidateId,
+      applicationId: owner.applicationId,
+      kind: staged.kind,
+      fileName: staged.fileName,
+      size: staged.size,
+      contentType: staged.contentType,
+      storageKey: staged.key,
+      uploadedByType: owner.uploader.type,
+      uploadedById: owner.uploader.id,
+      uploadedByLabel: owner.uploader.label,
+      createdAt: now,
+    };
+    await insertCandidateFile(tx.db, row);
+    const view = toCandidateFileView(row);
+    await recordEvent(tx.db, { companyId, type: 'candidate.file_added', data: { file: view }, occurredAt: now });
+    return view;
+  });
+}
+
+/** The staged file's transaction failed: its object goes now (its mark, left in place, covers a failure here). */
+export async function discardStagedFile(ctx: ServiceContext, staged: StagedFile): Promise<void> {
+  await purgeObjects(ctx, [staged.key]);
+}
+
+/**
+ * Stores a file of the company's candidate: checks the candidate and the application (the
+ * candidate's, 422 otherwise), stages the bytes (413, 415, 422: nothing stored), then writes its
+ * row and `candidate.file_added` in one transaction.
+ */
+export async function addCandidateFile(
+  ctx: ServiceContext,
+  companyId: string,
+  input: AddFileInput,
+  uploader: Uploader,
+  limits: { maxBytes: number },
+): Promise<CandidateFileView> {
+  await getCandidate(ctx, companyId, input.candidateId);
+  const applicationId = input.applicationId ?? null;
+  if (applicationId && !(await isApplicationOfCandidate(ctx.db, companyId, applicationId, input.candidateId))) {
+    throw ValidationError.field('applicationId', 'is not an application of this candidate');
+  }
+  const staged = await stageCandidateFile(ctx, companyId, input, limits);
   try {
-    await withTransaction(ctx, async (tx) => {
-      // Erased meanwhile: 404, and the object goes with the mark left in place.
+    return await withTransaction(ctx, async (tx) => {
+      // Erased meanwhile: 404, and the object goes.
       await getCandidate(tx, companyId, input.candidateId);
-      if (!(await cancelDeletion(tx.db, key))) throw new Error('the upload took longer than its deletion mark allows');
-      await insertCandidateFile(tx.db, row);
-      await recordEvent(tx.db, { companyId, type: 'candidate.file_added', data: { file: toCandidateFileView(row) }, occurredAt: now });
+      return commitStagedFile(tx, companyId, staged, { candidateId: input.candidateId, applicationId, uploader });
     });
   } catch (error) {
-    await purgeObjects(ctx, [key]);
+    await discardStagedFile(ctx, staged);
     throw error;
   }
-  return toCandidateFileView(row);
 }
 
 function requireStore(ctx: ServiceContext): FileStore {
@@ -272,7 +317,7 @@ export async function createDownloadLink(
   const row = await findFile(ctx, companyId, candidateId, fileId);
   const expires = Math.floor(ctx.clock.now().getTime() / 1000) + SIGNED_URL_LIFETIME_SECONDS;
   const query = new URLSearchParams({ expires: String(expires), signature: linkSignature(ctx, row.id, expires) });
-  return { url: `${baseUrl}/public/v1/file-downloads/${row.id}?${query}`, expiresAt: new Date(expires * 1000).toISOString() };
+  return { url: `${baseUrl}/file-downloads/${row.id}?${query}`, expiresAt: new Date(expires * 1000).toISOString() };
 }
 
 /** The file a download link names: 403 when the signature does not hold or the link has expired, 404 when the file is gone. */
