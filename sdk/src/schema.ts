@@ -310,7 +310,7 @@ export interface paths {
         put?: never;
         /**
          * Import candidates
-         * @description Up to 1000 candidates a request, upserted by email (without letter case): a new email creates a candidate (source IMPORTED, event candidate.created), a known one updates it (given fields replace the stored ones; optional fields left out keep theirs). All or nothing: one invalid row answers 422 with details naming it (e.g. `candidates[3].email`) and nothing is written; a repeated email within the request is invalid too. With `jobListingId` (an ACTIVE listing, else 409) every candidate also enters that listing's pipeline with source IMPORTED, unless already in it (event application.created for each new application). Answers one result per row, in request order.
+         * @description Up to 1000 candidates a request, upserted by email (without letter case): a new email creates a candidate (source IMPORTED, event candidate.created), a known one updates it (given fields replace the stored ones; optional fields left out keep theirs). All or nothing: one invalid row answers 422 with details naming it (e.g. `candidates[3].email`) and nothing is written; a repeated email within the request is invalid too. With `jobListingId` (an ACTIVE listing, else 409) every candidate also enters that listing's pipeline with source IMPORTED, unless already in it (event application.created for each new application). Answers one result per row, in request order. A row may carry `resume` (base64 or an https URL; at most 20 rows of a request, all the base64 together within the body limit of 4/3 of FILE_MAX_BYTES plus 1 MB): stored as the candidate's RESUME file (tied to the new or existing application with `jobListingId`; `resumeFileId` in its result), with the checks of candidate files (413, 415, 422 naming the row); a refused résumé refuses the whole import and nothing is stored.
          *
          *     Requires scope `candidates:write`.
          */
@@ -1639,6 +1639,7 @@ export interface components {
                 result: "created" | "updated";
                 applicationId: string | null;
                 applicationResult: ("created" | "existing") | null;
+                resumeFileId?: string | null;
             }[];
         };
         /** @description A file attached to a candidate: its metadata (the bytes are fetched from contentPath) */
@@ -7767,6 +7768,18 @@ export interface operations {
                         location?: string | null;
                         skills?: string[];
                         links?: string[];
+                        /** @description The candidate's résumé, stored as their file of kind RESUME (`GET /candidates/{id}/files`) with the checks of `POST /candidates/{id}/files`: the type decided from the bytes (415), FILE_MAX_BYTES (413), bad base64 or a refused URL (422). A refused résumé refuses the whole request. */
+                        resume?: {
+                            /** @description Kept without any path or control characters, at most 255 characters */
+                            fileName: string;
+                            /** @description The file, base64. Exactly one of contentBase64 and url. */
+                            contentBase64?: string;
+                            /**
+                             * Format: uri
+                             * @description An https URL the server fetches (as for candidate files). Exactly one of contentBase64 and url.
+                             */
+                            url?: string;
+                        };
                     }[];
                 };
             };
@@ -7794,7 +7807,8 @@ export interface operations {
                      *           "email": "ada.lovelace@example.com",
                      *           "result": "created",
                      *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
-                     *           "applicationResult": "created"
+                     *           "applicationResult": "created",
+                     *           "resumeFileId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
                      *         }
                      *       ]
                      *     }
@@ -7890,7 +7904,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Body larger than 1 MB */
+            /** @description A résumé is larger than FILE_MAX_BYTES, or the body larger than its limit */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7912,7 +7926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Body is not JSON */
+            /** @description A résumé is not an accepted type (decided from its bytes), or the body is not JSON */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8319,7 +8333,7 @@ export interface operations {
                      */
                     source?: "EXTERNAL" | "INTERNAL" | "REFERRAL" | "AGENCY" | "JOB_BOARD" | "CAREER_SITE" | "IMPORTED";
                     coverLetter?: string;
-                    /** @description The candidate's résumé, stored as their file of kind RESUME tied to this application (`GET /candidates/{id}/files`), with the same checks as `POST /candidates/{id}/files`: its type decided from the bytes (415), the size limit (413); a refused résumé refuses the whole application. */
+                    /** @description The candidate's résumé, stored as their file of kind RESUME (`GET /candidates/{id}/files`) with the checks of `POST /candidates/{id}/files`: the type decided from the bytes (415), FILE_MAX_BYTES (413), bad base64 or a refused URL (422). A refused résumé refuses the whole request. */
                     resume?: {
                         /** @description Kept without any path or control characters, at most 255 characters */
                         fileName: string;

@@ -434,3 +434,32 @@ describe('a résumé with a submitted application', () => {
     expect(await pendingDeletions()).toBe(0);
   });
 });
+
+describe('résumés in a candidate import', () => {
+  it('are stored for their rows, tied to the applications; a refused one refuses the import', async () => {
+    const listingId = await makeListing(t, tenant.companyId);
+    const before = await storedKeys();
+    const importing = (candidates: object[]) =>
+      t.app.inject({ method: 'POST', url: '/public/v1/candidates/import', headers: tenant.headers, payload: { jobListingId: listingId, candidates } });
+    const refused = await importing([
+      { ...applicant('import.one@example.com'), resume: { fileName: 'cv.pdf', contentBase64: SAMPLES.pdf.toString('base64') } },
+      { ...applicant('import.two@example.com'), resume: { fileName: 'cv.pdf', contentBase64: SAMPLES.html.toString('base64') } },
+    ]);
+    expect(expectErrorEnvelope(refused, 415, 'UNSUPPORTED_MEDIA_TYPE', '/public/v1/candidates/import').message).toMatch(/^candidates\[1\]\.resume: /);
+    expect(await storedKeys()).toEqual(before);
+    expect(await pendingDeletions()).toBe(0);
+    expect((await t.app.inject({ method: 'GET', url: '/public/v1/candidates?q=import.one', headers: tenant.headers })).json().data).toEqual([]);
+
+    const res = await importing([
+      { ...applicant('import.one@example.com'), resume: { fileName: 'one.pdf', contentBase64: SAMPLES.pdf.toString('base64') } },
+      applicant('import.plain@example.com'),
+      { ...applicant('import.two@example.com'), resume: { fileName: 'two.pdf', url: `${originUrl}/cv.pdf` } },
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    const results = res.json().results;
+    expect(results.map((row: { resumeFileId: string | null }) => row.resumeFileId === null)).toEqual([false, true, false]);
+    const files = (await t.app.inject({ method: 'GET', url: filesUrl(results[0].candidateId), headers: tenant.headers })).json().data;
+    expect(files).toEqual([expect.objectContaining({ id: results[0].resumeFileId, kind: 'RESUME', fileName: 'one.pdf', applicationId: results[0].applicationId })]);
+    expect((await storedKeys()).length).toBe(before.length + 2);
+  });
+});

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { PageQuery, UpdatedSince } from '../../http/pagination.ts';
-import { candidateProperties } from '../candidates/schemas.ts';
+import { candidateProperties, ResumeInput } from '../candidates/schemas.ts';
 import { APPLICATION_SOURCES, APPLICATION_STAGES } from './stages.ts';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -70,22 +70,7 @@ export const SubmitApplicationBody = Type.Object(
     ),
     source: Type.Optional(Type.Enum(APPLICATION_SOURCES, { default: 'EXTERNAL' })),
     coverLetter: Type.Optional(Type.String({ maxLength: 20_000 })),
-    resume: Type.Optional(
-      Type.Object(
-        {
-          fileName: Type.String({ minLength: 1, maxLength: 1000, description: 'Kept without any path or control characters, at most 255 characters' }),
-          contentBase64: Type.Optional(Type.String({ minLength: 1, description: 'The file, base64. Exactly one of contentBase64 and url.' })),
-          url: Type.Optional(
-            Type.String({ format: 'uri', maxLength: 2000, description: 'An https URL the server fetches (as for candidate files). Exactly one of contentBase64 and url.' }),
-          ),
-        },
-        {
-          additionalProperties: false,
-          description:
-            "The candidate's résumé, stored as their file of kind RESUME tied to this application (`GET /candidates/{id}/files`), with the same checks as `POST /candidates/{id}/files`: its type decided from the bytes (415), the size limit (413); a refused résumé refuses the whole application.",
-        },
-      ),
-    ),
+    resume: Type.Optional(ResumeInput),
   },
   { additionalProperties: false },
 );

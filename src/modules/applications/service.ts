@@ -4,7 +4,7 @@ import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Ordering,
 /** History rows by (changedAt, is a move, id), newest first: a submission sorts before a move of its millisecond. */
 const HISTORY_NEWEST_FIRST: Ordering = { name: 'history', keys: ['timestamptz', 'boolean', 'uuid'], direction: 'desc' };
 import { withTransaction, type Principal, type ServiceContext } from '../../shared/context.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors.ts';
+import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../shared/errors.ts';
 import { commitStagedFile, discardStagedFile, stageCandidateFile, uploaderOf, type StagedFile } from '../documents/service.ts';
 import {
   assertNoDuplicateEmails,
@@ -13,7 +13,7 @@ import {
   importCandidateRows,
   type CandidateView,
 } from '../candidates/service.ts';
-import type { ImportCandidatesBody } from '../candidates/schemas.ts';
+import { MAX_IMPORT_RESUMES, type ImportCandidatesBody, type ResumeInput } from '../candidates/schemas.ts';
 import { getJobListing, type JobListingView, type LanguageOptions } from '../job-listings/service.ts';
 import { eventInsertValues } from '../../infra/outbox/record-event.ts';
 import { addCandidatesToPipeline, assertListingAcceptsApplications, enterPipeline } from './pipeline.ts';
@@ -132,21 +132,31 @@ export async function submitApplication(
   return getApplication(ctx, companyId, id, options);
 }
 
+/** Stores a résumé's bytes (documents module) before the transaction that names it; `at`: its field path. */
 async function stageResume(
   ctx: ServiceContext,
   companyId: string,
-  resume: NonNullable<SubmitApplicationBody['resume']>,
+  resume: ResumeInput,
   maxBytes: number | undefined,
+  at = 'resume',
 ): Promise<StagedFile> {
   if ((resume.contentBase64 === undefined) === (resume.url === undefined)) {
-    throw ValidationError.field('resume.contentBase64', 'exactly one of contentBase64 and url is required');
+    throw ValidationError.field(`${at}.contentBase64`, 'exactly one of contentBase64 and url is required');
   }
-  if (maxBytes === undefined) throw new Error('submitApplication with a résumé needs maxFileBytes');
+  if (maxBytes === undefined) throw new Error('a résumé needs maxFileBytes');
   const source =
     resume.contentBase64 !== undefined
-      ? { kind: 'base64' as const, data: resume.contentBase64, field: 'resume.contentBase64' }
-      : { kind: 'url' as const, url: resume.url!, field: 'resume.url' };
-  return stageCandidateFile(ctx, companyId, { kind: 'RESUME', fileName: resume.fileName, source }, { maxBytes });
+      ? { kind: 'base64' as const, data: resume.contentBase64, field: `${at}.contentBase64` }
+      : { kind: 'url' as const, url: resume.url!, field: `${at}.url` };
+  try {
+    return await stageCandidateFile(ctx, companyId, { kind: 'RESUME', fileName: resume.fileName, source }, { maxBytes });
+  } catch (error) {
+    // 413 and 415 name no field: the message says which résumé.
+    if (error instanceof DomainError && (error.code === 'PAYLOAD_TOO_LARGE' || error.code === 'UNSUPPORTED_MEDIA_TYPE')) {
+      throw new DomainError(error.code, `${at}: ${error.message}`);
+    }
+    throw error;
+  }
 }
 
 /**
@@ -317,6 +327,7 @@ export interface ImportRowResult {
   result: 'created' | 'updated';
   applicationId: string | null;
   applicationResult: 'created' | 'existing' | null;
+  resumeFileId?: string | null;
 }
 
 export interface ImportResultView {
@@ -335,8 +346,35 @@ export async function importCandidates(
   ctx: ServiceContext,
   principal: Principal,
   body: ImportCandidatesBody,
+  options: { maxFileBytes?: number } = {},
 ): Promise<ImportResultView> {
   assertNoDuplicateEmails(body.candidates);
+  const { companyId } = principal;
+  const withResume = body.candidates.flatMap((row, index) => (row.resume ? [index] : []));
+  if (withResume.length > MAX_IMPORT_RESUMES) {
+    throw ValidationError.field(`candidates[${withResume[MAX_IMPORT_RESUMES]}].resume`, `at most ${MAX_IMPORT_RESUMES} rows of one import may carry a résumé`);
+  }
+  // Résumés are stored before the transaction (the store is no part of it); their rows commit in it.
+  const resumes = new Map<number, StagedFile>();
+  try {
+    for (const index of withResume) {
+      resumes.set(index, await stageResume(ctx, companyId, body.candidates[index].resume!, options.maxFileBytes, `candidates[${index}].resume`));
+    }
+    const uploader = resumes.size > 0 ? await uploaderOf(ctx, principal) : undefined;
+    return await importCandidateRowsWithResumes(ctx, principal, body, resumes, uploader);
+  } catch (error) {
+    for (const staged of resumes.values()) await discardStagedFile(ctx, staged);
+    throw error;
+  }
+}
+
+async function importCandidateRowsWithResumes(
+  ctx: ServiceContext,
+  principal: Principal,
+  body: ImportCandidatesBody,
+  resumes: Map<number, StagedFile>,
+  uploader: Awaited<ReturnType<typeof uploaderOf>> | undefined,
+): Promise<ImportResultView> {
   const { companyId } = principal;
   const now = ctx.clock.now();
 
@@ -357,6 +395,12 @@ export async function importCandidates(
         })
       : undefined;
 
+    const resumeFileIds = new Map<number, string>();
+    for (const [index, staged] of resumes) {
+      const candidateId = imported[index].id;
+      const file = await commitStagedFile(tx, companyId, staged, { candidateId, applicationId: pipeline?.get(candidateId)?.id ?? null, uploader: uploader! });
+      resumeFileIds.set(index, file.id);
+    }
     const results = imported.map((candidate, index): ImportRowResult => {
       const application = pipeline?.get(candidate.id);
       return {
@@ -366,6 +410,7 @@ export async function importCandidates(
         result: candidate.inserted ? 'created' : 'updated',
         applicationId: application?.id ?? null,
         applicationResult: application ? (application.created ? 'created' : 'existing') : null,
+        ...(resumes.size > 0 ? { resumeFileId: resumeFileIds.get(index) ?? null } : {}),
       };
     });
     const created = imported.filter((candidate) => candidate.inserted).length;
