@@ -62,25 +62,25 @@ export async function takeIn(source: AsyncIterable<Uint8Array>, maxBytes: number
     throw unsupportedType();
   }
   const body = Readable.from(
-      (async function* () {
-        try {
-          yield head;
-          if (!ended) {
-            for (;;) {
-              const next = await iterator.next();
-              if (next.done) break;
-              const chunk = Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
-              size += chunk.length;
-              if (size > maxBytes) throw fileTooLarge(maxBytes);
-              if (text && !text.push(chunk)) throw unsupportedType();
-              yield chunk;
-            }
+    (async function* () {
+      try {
+        yield head;
+        if (!ended) {
+          for (;;) {
+            const next = await iterator.next();
+            if (next.done) break;
+            const chunk = Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
+            size += chunk.length;
+            if (size > maxBytes) throw fileTooLarge(maxBytes);
+            if (text && !text.push(chunk)) throw unsupportedType();
+            yield chunk;
           }
-          if (text && !text.end()) throw unsupportedType();
-        } finally {
-          await close();
         }
-      })(),
+        if (text && !text.end()) throw unsupportedType();
+      } finally {
+        await close();
+      }
+    })(),
     { objectMode: false },
   );
   return {
