@@ -53,3 +53,23 @@ it('uploads a Blob and a Node.js stream, and downloads them with their names', a
   const missing = await downloadCandidateFile(client, candidateId, '00000000-0000-4000-8000-000000000000').catch((error: unknown) => error);
   expect((missing as RecruitingApiError).status).toBe(404);
 });
+
+it('streams a file of exactly the default limit (10 MB) from a Node.js stream; one byte more is 413', async () => {
+  const client = createRecruitingClient({ baseUrl, apiKey: tenant.apiKey });
+  const listingId = await makeListing(t, tenant.companyId);
+  const applied = await client.POST('/public/v1/applications', { body: { jobListingId: listingId, candidate: applicant('sdk.big@example.com') } });
+  const candidateId = applied.data!.candidate.id;
+  const limit = t.config.fileMaxBytes;
+  expect(limit).toBe(10 * 1024 * 1024);
+  // 1 MB chunks made as they are read: the test holds one at a time.
+  const text = (total: number) =>
+    Readable.from(
+      (function* () {
+        for (let sent = 0; sent < total; sent += 1024 * 1024) yield Buffer.alloc(Math.min(1024 * 1024, total - sent), 'cv line\n');
+      })(),
+    );
+  const stored = await uploadCandidateFile(client, { candidateId, kind: 'PORTFOLIO', file: text(limit), fileName: 'big.txt' });
+  expect(stored.size).toBe(limit);
+  const tooBig = await uploadCandidateFile(client, { candidateId, kind: 'PORTFOLIO', file: text(limit + 1), fileName: 'big.txt' }).catch((error: unknown) => error);
+  expect((tooBig as RecruitingApiError).status).toBe(413);
+});
