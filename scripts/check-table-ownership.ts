@@ -43,6 +43,7 @@ const NO_DRIZZLE: Record<string, { owner: string; why: string }> = {
 const VIEWS: Record<string, { owner: string; migration: string }> = {
   application_summaries: { owner: 'modules/applications', migration: '0033_published_views.sql' },
   application_stage_moves: { owner: 'modules/applications', migration: '0033_published_views.sql' },
+  application_candidates: { owner: 'modules/applications', migration: '0034_candidate_files.sql' },
   job_listing_statuses: { owner: 'modules/job-listings', migration: '0033_published_views.sql' },
   candidate_summaries: { owner: 'modules/candidates', migration: '0030_candidate_summaries_view.sql' },
 };

@@ -40,6 +40,7 @@ import { eventRoutes, eventSchemas } from './modules/events/routes.ts';
 import { privacyRoutes, privacySchemas } from './modules/privacy/routes.ts';
 import { noteRoutes, noteSchemas } from './modules/notes/routes.ts';
 import { activityRoutes, activitySchemas } from './modules/activity/routes.ts';
+import { documentRoutes, documentSchemas } from './modules/documents/routes.ts';
 import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas.ts';
 import { webhookBacklog } from './modules/webhooks/service.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -61,6 +62,7 @@ const SHARED_SCHEMAS = [
   ...jobListingSchemas,
   ...candidateSchemas,
   ...candidateProfileSchemas,
+  ...documentSchemas,
   ...eventSchemas,
   ...privacySchemas,
   ...applicationSchemas,
@@ -159,6 +161,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(privacyRoutes);
   await app.register(noteRoutes);
   await app.register(activityRoutes);
+  await app.register(documentRoutes);
   await app.register(apiKeyRoutes);
 
   await app.register(oauthRoutes, { identity, config: deps.config });

@@ -21,7 +21,7 @@ import { loadOidcKeys } from './modules/oauth/keys.ts';
 import { buildProvider } from './modules/oauth/provider.ts';
 import type { Identity } from './modules/oauth/service.ts';
 import { socialSignInMethods } from './modules/social/service.ts';
-import { createWebhookTransport, type WebhookTransport } from './modules/webhooks/transport.ts';
+import { createGuardedDownloader, createWebhookTransport, type WebhookTransport } from './modules/webhooks/transport.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
 import { loadEncryptionKeys } from './shared/encryption-keys.ts';
 import type { SecretBox } from './shared/secret-box.ts';
@@ -91,6 +91,8 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
       : new MemoryRateLimitStore());
   const socialConnectors = overrides.socialConnectors ?? buildSocialConnectors(config.social);
   const idempotencyFence = new IdempotencyFence(clock);
+  // Files given as a URL are fetched through the webhooks' address guard (WEBHOOK_ALLOW_LOCAL alike).
+  const urlDownloader = createGuardedDownloader({ allowLocal: config.webhookAllowLocal });
   const ctx: ServiceContext = {
     db: database.db,
     clock,
@@ -98,6 +100,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     translator,
     translatorLanguages: config.translatorLanguages,
     fileStore,
+    urlDownloader,
     notifications: database,
     fence: idempotencyFence,
     apiKeyCache: createApiKeyCache(database),
@@ -128,6 +131,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
       if (closed) return;
       closed = true;
       if (!overrides.webhookTransport) await webhookTransport.close();
+      await urlDownloader.close();
       if (!overrides.rateLimitStore) await rateLimitStore.close();
       if (!overrides.fileStore) await fileStore.close();
       if (!overrides.metrics) metrics.close();

@@ -9,6 +9,15 @@ export {
   type RecruitingClient,
   type RecruitingClientOptions,
 } from './client.ts';
+export {
+  downloadCandidateFile,
+  fileNameOf,
+  uploadCandidateFile,
+  type CandidateFile,
+  type CandidateFileKind,
+  type DownloadedFile,
+  type UploadCandidateFileOptions,
+} from './files.ts';
 export { retryAfterMs, withRetries, type RetryOptions } from './retry.ts';
 /** This SDK's version: the API release it was generated from (the same number). */
 export { SDK_VERSION } from './version.ts';

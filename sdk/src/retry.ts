@@ -29,6 +29,9 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/** Set by the SDK on a request whose body is a stream: sent once, never retried (removed before sending). */
+export const ONE_SHOT_HEADER = 'x-recruiting-sdk-one-shot';
+
 export function withRetries(
   fetchOnce: (request: Request) => Promise<Response>,
   options: RetryOptions = {},
@@ -40,6 +43,12 @@ export function withRetries(
 
   return async (original: Request) => {
     let request = original;
+    if (request.headers.has(ONE_SHOT_HEADER)) {
+      // A streamed body (a file upload) can be sent once: no copy kept for a retry, which would hold it whole.
+      const headers = new Headers(request.headers);
+      headers.delete(ONE_SHOT_HEADER);
+      return fetchOnce(new Request(request, { headers, duplex: 'half' } as RequestInit));
+    }
     if (request.method === 'POST' && !request.headers.has('idempotency-key')) {
       // One key per logical call, reused by every attempt below.
       const headers = new Headers(request.headers);

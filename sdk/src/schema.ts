@@ -289,7 +289,7 @@ export interface paths {
         post?: never;
         /**
          * Erase a candidate (personal data request)
-         * @description Erases the person, in one transaction: their name, e-mail, phone, headline, location, skills and links; the cover letters and stage-move reasons of their applications; the notes written on them; and every copy kept in stored events, webhook delivery logs (bodies sent and answers received) and stored idempotent answers. Their applications stay, anonymized, so pipeline statistics keep their counts. Emits `candidate.erased` with ids only. Answers 204; the candidate answers 404 from then on (a second erasure too).
+         * @description Erases the person, in one transaction: their name, e-mail, phone, headline, location, skills and links; their files (metadata and stored bytes); the cover letters and stage-move reasons of their applications; the notes written on them; and every copy kept in stored events, webhook delivery logs (bodies sent and answers received) and stored idempotent answers. Their applications stay, anonymized, so pipeline statistics keep their counts. Emits `candidate.erased` with ids only. Answers 204; the candidate answers 404 from then on (a second erasure too).
          *
          *     Requires scope `candidates:write`.
          */
@@ -310,7 +310,7 @@ export interface paths {
         put?: never;
         /**
          * Import candidates
-         * @description Up to 1000 candidates a request, upserted by email (without letter case): a new email creates a candidate (source IMPORTED, event candidate.created), a known one updates it (given fields replace the stored ones; optional fields left out keep theirs). All or nothing: one invalid row answers 422 with details naming it (e.g. `candidates[3].email`) and nothing is written; a repeated email within the request is invalid too. With `jobListingId` (an ACTIVE listing, else 409) every candidate also enters that listing's pipeline with source IMPORTED, unless already in it (event application.created for each new application). Answers one result per row, in request order.
+         * @description Up to 1000 candidates a request, upserted by email (without letter case): a new email creates a candidate (source IMPORTED, event candidate.created), a known one updates it (given fields replace the stored ones; optional fields left out keep theirs). All or nothing: one invalid row answers 422 with details naming it (e.g. `candidates[3].email`) and nothing is written; a repeated email within the request is invalid too. With `jobListingId` (an ACTIVE listing, else 409) every candidate also enters that listing's pipeline with source IMPORTED, unless already in it (event application.created for each new application). Answers one result per row, in request order. A row may carry `resume` (base64 or an https URL; at most 20 rows of a request, all the base64 together within the body limit of 4/3 of FILE_MAX_BYTES plus 1 MB): stored as the candidate's RESUME file (tied to the new or existing application with `jobListingId`; `resumeFileId` in its result), with the checks of candidate files (413, 415, 422 naming the row); a refused résumé refuses the whole import and nothing is stored.
          *
          *     Requires scope `candidates:write`.
          */
@@ -338,7 +338,7 @@ export interface paths {
         put?: never;
         /**
          * Submit an external application
-         * @description Applies a candidate to an ACTIVE job listing (409 otherwise). The candidate is matched by email, without letter case, among the company's candidates, or created (candidate.created). A candidate applies to a listing once: a second application answers 409 with the existing application's id in `details` (field `existingApplicationId`). An unknown jobListingId answers 422. Emits application.created.
+         * @description Applies a candidate to an ACTIVE job listing (409 otherwise). The candidate is matched by email, without letter case, among the company's candidates, or created (candidate.created). A candidate applies to a listing once: a second application answers 409 with the existing application's id in `details` (field `existingApplicationId`). An unknown jobListingId answers 422. Emits application.created. With `resume`, the file is stored as the candidate's RESUME tied to the application (candidate.file_added), checked like any candidate file: larger than FILE_MAX_BYTES 413, a type not accepted (decided from the bytes) 415, bad base64 or a refused URL 422; a refused résumé refuses the application, and nothing is stored.
          *
          *     Requires scope `applications:write`.
          */
@@ -516,7 +516,7 @@ export interface paths {
          *
          *     An event carries its resource's data, so subscribing to it needs that resource's read scope too: `job_listing.*` `jobs:read`, `application.*` `applications:read`, `candidate.*` `candidates:read`, `note.*` `candidates:read` (403 naming the missing scope otherwise).
          *
-         *     Events: `application.created`, `application.status_changed`, `candidate.created`, `candidate.erased`, `job_listing.created`, `job_listing.updated`, `job_listing.published`, `job_listing.closed`, `job_listing.archived`, `job_listing.deleted`, `note.created`, `note.updated`, `note.deleted`, `ping`.
+         *     Events: `application.created`, `application.status_changed`, `candidate.created`, `candidate.erased`, `candidate.file_added`, `candidate.file_removed`, `job_listing.created`, `job_listing.updated`, `job_listing.published`, `job_listing.closed`, `job_listing.archived`, `job_listing.deleted`, `note.created`, `note.updated`, `note.deleted`, `ping`.
          *
          *     Each event is POSTed as JSON `{ id, type, timestamp, companyId, data }` and signed the
          *     [Standard Webhooks](https://www.standardwebhooks.com) way: headers `webhook-id` (the event id, the same on every
@@ -685,7 +685,7 @@ export interface paths {
         };
         /**
          * Export a candidate's data (personal data request)
-         * @description Everything the service stores about the person, as one JSON document: the candidate, their applications with cover letters and full stage history, the notes on them, the stored events that name them, and the webhook deliveries that carried those events.
+         * @description Everything the service stores about the person, as one JSON document: the candidate, their applications with cover letters and full stage history, the notes on them, their files (metadata, with the path of each file's bytes), the stored events that name them, and the webhook deliveries that carried those events.
          *
          *     Requires scope `candidates:read`.
          */
@@ -812,6 +812,128 @@ export interface paths {
          *     Requires scope `candidates:read`.
          */
         get: operations["listApplicationActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/candidates/{id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a candidate's files
+         * @description Newest first; metadata only (each names its contentPath).
+         *
+         *     Requires scope `candidates:read`.
+         */
+        get: operations["listCandidateFiles"];
+        put?: never;
+        /**
+         * Attach a file to a candidate
+         * @description Two forms. `multipart/form-data` (streamed to storage, never held whole): fields `kind` and optionally `applicationId`, then the part `file` (its filename is kept). JSON: `{ kind, fileName, applicationId?, contentBase64 }` or `{ kind, fileName, applicationId?, url }` with an https URL the server fetches (30 s at most, redirects not followed, private and loopback addresses refused: 422).
+         *
+         *     Accepted types, decided from the bytes and not from the name or Content-Type: PDF, DOC, DOCX, ODT, RTF, TXT (UTF-8 text, not markup), PNG, JPEG; anything else answers 415. Larger than the server's limit (FILE_MAX_BYTES, 10 MB by default): 413. Bad base64: 422. After any refusal nothing is stored.
+         *
+         *     `applicationId` must be one of the candidate's applications (422). Emits `candidate.file_added`. With Idempotency-Key, a multipart retry is recognised by the key and the URL only (the form is not read twice).
+         *
+         *     Requires scope `candidates:write`.
+         */
+        post: operations["uploadCandidateFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/candidates/{id}/files/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A candidate's file (metadata)
+         * @description Requires scope `candidates:read`.
+         */
+        get: operations["getCandidateFile"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a candidate's file
+         * @description Removes the file and its stored bytes. Emits `candidate.file_removed`. Answers 204.
+         *
+         *     Requires scope `candidates:write`.
+         */
+        delete: operations["deleteCandidateFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/candidates/{id}/files/{fileId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a candidate's file
+         * @description The bytes, streamed, with the type decided at upload, `Content-Disposition: attachment` and `X-Content-Type-Options: nosniff`: never rendered inline by a browser.
+         *
+         *     Requires scope `candidates:read`.
+         */
+        get: operations["downloadCandidateFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/candidates/{id}/files/{fileId}/url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A short-lived download link
+         * @description A URL that downloads the file without an API key for 5 minutes (for a browser or a system that wants a link). Signed by the server (HMAC, bound to the file and the expiry): a changed or expired link answers 403.
+         *
+         *     Requires scope `candidates:read`.
+         */
+        get: operations["createCandidateFileLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/file-downloads/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file through a signed link
+         * @description The URL `GET /public/v1/candidates/{id}/files/{fileId}/url` answers (outside /public/v1: no API key, the signature is the credential). Expired or altered: 403; the file deleted since: 404. The same headers as the authenticated download.
+         */
+        get: operations["downloadFileByLink"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1125,6 +1247,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "candidate.file_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent when a file (résumé, cover letter, portfolio, other) is attached to a candidate
+         * @description Sent to every active subscription listing `candidate.file_added`. Verify the signature before trusting the body (docs/webhooks.md).
+         */
+        post: operations["onCandidateFileAddedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "candidate.file_removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent when a candidate's file is deleted (DELETE /candidates/{id}/files/{fileId}; an erasure sends candidate.erased instead)
+         * @description Sent to every active subscription listing `candidate.file_removed`. Verify the signature before trusting the body (docs/webhooks.md).
+         */
+        post: operations["onCandidateFileRemovedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "job_listing.created": {
         parameters: {
             query?: never;
@@ -1336,7 +1498,7 @@ export interface components {
              * @description Error code: what went wrong, for programs (the message is for people)
              * @enum {string}
              */
-            error: "NOT_FOUND" | "CONFLICT" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "BAD_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "WEBHOOK_UNREACHABLE" | "SIGN_IN_EXPIRED" | "EMAIL_NOT_VERIFIED" | "PRECONDITION_FAILED" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            error: "NOT_FOUND" | "CONFLICT" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "BAD_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "TOO_MANY_REQUESTS" | "WEBHOOK_UNREACHABLE" | "SIGN_IN_EXPIRED" | "EMAIL_NOT_VERIFIED" | "PRECONDITION_FAILED" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "URI_TOO_LONG" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
             /** @description Readable reason */
             message: string;
             /** Format: date-time */
@@ -1719,7 +1881,48 @@ export interface components {
                 result: "created" | "updated";
                 applicationId: string | null;
                 applicationResult: ("created" | "existing") | null;
+                resumeFileId?: string | null;
             }[];
+        };
+        /** @description A file attached to a candidate: its metadata (the bytes are fetched from contentPath) */
+        CandidateFile: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            candidateId: string;
+            applicationId: string | null;
+            /**
+             * @description What the file is
+             * @enum {unknown}
+             */
+            kind: "RESUME" | "COVER_LETTER" | "PORTFOLIO" | "OTHER";
+            /** @description As uploaded, made safe: no path, no control characters, at most 255 characters */
+            fileName: string;
+            /** @description Bytes */
+            size: number;
+            /** @description Decided from the bytes, never from the name: PDF, DOC, DOCX, ODT, RTF, TXT (UTF-8), PNG, JPEG */
+            contentType: string;
+            /** @description Who attached it */
+            uploadedBy: {
+                /** @enum {unknown} */
+                type: "USER" | "API_KEY";
+                id: string | null;
+                /** @description The user's name (or e-mail) or the API key's label at the time */
+                label: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Where its bytes are fetched (GET, scope candidates:read) */
+            contentPath: string;
+        };
+        FileDownloadLink: {
+            /**
+             * Format: uri
+             * @description Downloads the file without an API key until expiresAt
+             */
+            url: string;
+            /** Format: date-time */
+            expiresAt: string;
         };
         /** @description A recorded event, shaped like the body of its webhook delivery */
         FeedEvent: {
@@ -1773,6 +1976,8 @@ export interface components {
             }[];
             /** @description The notes written on the candidate (deleted ones are gone), oldest first */
             notes: components["schemas"]["Note"][];
+            /** @description The candidate's files (metadata; each names its contentPath, where the bytes are fetched) */
+            files: components["schemas"]["CandidateFile"][];
             /** @description Stored events that name the candidate or their applications (as delivered to webhooks) */
             events: {
                 /** Format: uuid */
@@ -2453,6 +2658,52 @@ export interface components {
                 candidateId: string;
                 /** @description Their applications, kept anonymized */
                 applicationIds: string[];
+            };
+        };
+        /**
+         * candidate.file_added
+         * @description The body of a `candidate.file_added` delivery, sent when a file (résumé, cover letter, portfolio, other) is attached to a candidate. `data`: `{ file }`: its metadata and `contentPath`, where the bytes are fetched (no content).
+         */
+        CandidateFileAddedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "candidate.file_added";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: {
+                file: components["schemas"]["CandidateFile"];
+            };
+        };
+        /**
+         * candidate.file_removed
+         * @description The body of a `candidate.file_removed` delivery, sent when a candidate's file is deleted (DELETE /candidates/{id}/files/{fileId}; an erasure sends candidate.erased instead). `data`: `{ file }`: the metadata it had (its content is gone).
+         */
+        CandidateFileRemovedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (also in webhook-id): deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "candidate.file_removed";
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            /** Format: uuid */
+            companyId: string;
+            data: {
+                file: components["schemas"]["CandidateFile"];
             };
         };
         /**
@@ -8100,6 +8351,18 @@ export interface operations {
                         location?: string | null;
                         skills?: string[];
                         links?: string[];
+                        /** @description The candidate's résumé, stored as their file of kind RESUME (`GET /candidates/{id}/files`) with the checks of `POST /candidates/{id}/files`: the type decided from the bytes (415), FILE_MAX_BYTES (413), bad base64 or a refused URL (422). A refused résumé refuses the whole request. */
+                        resume?: {
+                            /** @description Kept without any path or control characters, at most 255 characters */
+                            fileName: string;
+                            /** @description The file, base64. Exactly one of contentBase64 and url. */
+                            contentBase64?: string;
+                            /**
+                             * Format: uri
+                             * @description An https URL the server fetches (as for candidate files). Exactly one of contentBase64 and url.
+                             */
+                            url?: string;
+                        };
                     }[];
                 };
             };
@@ -8127,7 +8390,8 @@ export interface operations {
                      *           "email": "ada.lovelace@example.com",
                      *           "result": "created",
                      *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
-                     *           "applicationResult": "created"
+                     *           "applicationResult": "created",
+                     *           "resumeFileId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e"
                      *         }
                      *       ]
                      *     }
@@ -8223,7 +8487,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Body larger than 1 MB */
+            /** @description A résumé is larger than FILE_MAX_BYTES, or the body larger than its limit */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8245,7 +8509,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Body is not JSON */
+            /** @description A résumé is not an accepted type (decided from its bytes), or the body is not JSON */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8653,6 +8917,18 @@ export interface operations {
                      */
                     source?: "EXTERNAL" | "INTERNAL" | "REFERRAL" | "AGENCY" | "JOB_BOARD" | "CAREER_SITE" | "IMPORTED";
                     coverLetter?: string;
+                    /** @description The candidate's résumé, stored as their file of kind RESUME (`GET /candidates/{id}/files`) with the checks of `POST /candidates/{id}/files`: the type decided from the bytes (415), FILE_MAX_BYTES (413), bad base64 or a refused URL (422). A refused résumé refuses the whole request. */
+                    resume?: {
+                        /** @description Kept without any path or control characters, at most 255 characters */
+                        fileName: string;
+                        /** @description The file, base64. Exactly one of contentBase64 and url. */
+                        contentBase64?: string;
+                        /**
+                         * Format: uri
+                         * @description An https URL the server fetches (as for candidate files). Exactly one of contentBase64 and url.
+                         */
+                        url?: string;
+                    };
                 };
             };
         };
@@ -8917,7 +9193,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Body larger than 1 MB */
+            /** @description The résumé is larger than FILE_MAX_BYTES (or the body larger than its base64 allows) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8939,7 +9215,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Body is not JSON */
+            /** @description The résumé is not an accepted type (decided from its bytes), or the body is not JSON */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12009,7 +12285,7 @@ export interface operations {
                     /** @description Where events are POSTed. Must be https, and its host must resolve to a public internet address: private, loopback, link-local and reserved addresses are refused here and again when connecting. */
                     url: string;
                     /** @description Event names to receive (duplicates are ignored) */
-                    events: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "note.created" | "note.updated" | "note.deleted" | "ping")[];
+                    events: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "candidate.file_added" | "candidate.file_removed" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "note.created" | "note.updated" | "note.deleted" | "ping")[];
                 };
             };
         };
@@ -12812,7 +13088,7 @@ export interface operations {
                     /** @description Where events are POSTed. Must be https, and its host must resolve to a public internet address: private, loopback, link-local and reserved addresses are refused here and again when connecting. */
                     url?: string;
                     /** @description Event names to receive (duplicates are ignored) */
-                    events?: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "note.created" | "note.updated" | "note.deleted" | "ping")[];
+                    events?: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "candidate.file_added" | "candidate.file_removed" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "note.created" | "note.updated" | "note.deleted" | "ping")[];
                     /** @description false pauses delivery; true resumes it (and retries what is still pending) */
                     active?: boolean;
                 };
@@ -14348,7 +14624,7 @@ export interface operations {
                 /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
                 cursor?: string;
                 /** @description Only these event types (repeat the parameter for several); default: every type the key may read */
-                type?: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "note.created" | "note.updated" | "note.deleted")[];
+                type?: ("application.created" | "application.status_changed" | "candidate.created" | "candidate.erased" | "candidate.file_added" | "candidate.file_removed" | "job_listing.created" | "job_listing.updated" | "job_listing.published" | "job_listing.closed" | "job_listing.archived" | "job_listing.deleted" | "note.created" | "note.updated" | "note.deleted")[];
                 /** @description Only events that happened at or after this time */
                 since?: string;
             };
@@ -14639,6 +14915,24 @@ export interface operations {
                      *           },
                      *           "createdAt": "2026-03-02T09:30:00.000Z",
                      *           "editedAt": null
+                     *         }
+                     *       ],
+                     *       "files": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *           "kind": "RESUME",
+                     *           "fileName": "Example text",
+                     *           "size": 20,
+                     *           "contentType": "Example text",
+                     *           "uploadedBy": {
+                     *             "type": "USER",
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "label": "ATS sync"
+                     *           },
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "contentPath": "Example text"
                      *         }
                      *       ],
                      *       "events": [
@@ -17047,6 +17341,1786 @@ export interface operations {
                      *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/applications/8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a/activity"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listCandidateFiles: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page index */
+                page?: number;
+                /** @description Items per page, at most 100 */
+                size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *           "kind": "RESUME",
+                     *           "fileName": "Example text",
+                     *           "size": 20,
+                     *           "contentType": "Example text",
+                     *           "uploadedBy": {
+                     *             "type": "USER",
+                     *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *             "label": "ATS sync"
+                     *           },
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "contentPath": "Example text"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CandidateFile"][];
+                        pagination: {
+                            /** @description Current zero-based page index */
+                            page: number;
+                            /** @description Items requested per page */
+                            size: number;
+                            /** @description Total matching records */
+                            totalElements: number;
+                            /** @description Pages at this size */
+                            totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    uploadCandidateFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body replay the first answer for 24 hours. While the first request runs, 409; if it died without answering, a retry after the lease (60 s by default) runs it. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "kind": "RESUME",
+                 *       "fileName": "Ada Lovelace - CV.pdf",
+                 *       "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                 *       "contentBase64": "JVBERi0xLjQKMSAwIG9iaiA8PCAvVHlwZSAvQ2F0YWxvZyA+PiBlbmRvYmoKdHJhaWxlciA8PCAvUm9vdCAxIDAgUiA+PgolJUVPRgo="
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description What the file is
+                     * @enum {unknown}
+                     */
+                    kind: "RESUME" | "COVER_LETTER" | "PORTFOLIO" | "OTHER";
+                    /** @description Kept without any path, control characters cut, at most 255 characters */
+                    fileName: string;
+                    applicationId?: string | null;
+                    /** @description The file, base64 (standard alphabet, padded). Exactly one of contentBase64 and url. */
+                    contentBase64?: string;
+                    /**
+                     * Format: uri
+                     * @description An https URL the server fetches (30 s at most, redirects not followed; private, loopback and link-local addresses refused). Exactly one of contentBase64 and url.
+                     */
+                    url?: string;
+                };
+                "multipart/form-data": {
+                    /**
+                     * @description What the file is (send before `file`)
+                     * @enum {string}
+                     */
+                    kind: "RESUME" | "COVER_LETTER" | "PORTFOLIO" | "OTHER";
+                    /**
+                     * Format: uuid
+                     * @description One of this candidate's applications (send before `file`)
+                     */
+                    applicationId?: string;
+                    /**
+                     * Format: binary
+                     * @description The file, last part of the form; its part's filename is kept as fileName
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A file attached to a candidate: its metadata (the bytes are fetched from contentPath) */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *       "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *       "kind": "RESUME",
+                     *       "fileName": "Example text",
+                     *       "size": 20,
+                     *       "contentType": "Example text",
+                     *       "uploadedBy": {
+                     *         "type": "USER",
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "label": "ATS sync"
+                     *       },
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "contentPath": "Example text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CandidateFile"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The file is larger than FILE_MAX_BYTES (or the JSON body larger than its base64 allows) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The bytes are not an accepted type, or the body is neither JSON nor multipart/form-data */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCandidateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
+                id: string;
+                /** @example 3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A file attached to a candidate: its metadata (the bytes are fetched from contentPath) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                     *       "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *       "kind": "RESUME",
+                     *       "fileName": "Example text",
+                     *       "size": 20,
+                     *       "contentType": "Example text",
+                     *       "uploadedBy": {
+                     *         "type": "USER",
+                     *         "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *         "label": "ATS sync"
+                     *       },
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "contentPath": "Example text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CandidateFile"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteCandidateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
+                id: string;
+                /** @example 3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    downloadCandidateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
+                id: string;
+                /** @example 3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    /** @description attachment; filename="..."; filename*=UTF-8''... (never inline) */
+                    "Content-Disposition"?: string;
+                    /** @description nosniff */
+                    "X-Content-Type-Options"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/content"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/content"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/content"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/content"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/content"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/content",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/content"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/content"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/content"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createCandidateFileLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e */
+                id: string;
+                /** @example 3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://hooks.example.com/recruiting",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FileDownloadLink"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/url"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/url"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/url"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/url"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/url"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/url",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/url"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/url"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/candidates/c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e/files/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f/url"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    downloadFileByLink: {
+        parameters: {
+            query: {
+                /** @description Seconds since 1970, as the link gives it */
+                expires: string;
+                /** @description As the link gives it */
+                signature: string;
+            };
+            header?: never;
+            path: {
+                /** @example 3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    /** @description attachment; filename="..."; filename*=UTF-8''... (never inline) */
+                    "Content-Disposition"?: string;
+                    /** @description nosniff */
+                    "X-Content-Type-Options"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/file-downloads/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/file-downloads/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/file-downloads/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/file-downloads/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/file-downloads/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/file-downloads/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/file-downloads/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20928,6 +23002,130 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["CandidateErasedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCandidateFileAddedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "candidate.file_added",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "file": {
+                 *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *           "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                 *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                 *           "kind": "RESUME",
+                 *           "fileName": "Example text",
+                 *           "size": 20,
+                 *           "contentType": "Example text",
+                 *           "uploadedBy": {
+                 *             "type": "USER",
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "label": "ATS sync"
+                 *           },
+                 *           "createdAt": "2026-03-02T09:30:00.000Z",
+                 *           "contentPath": "Example text"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CandidateFileAddedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; any other answer (or none within 10 s) is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is switched off (ENDPOINT_GONE) and nothing more is sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCandidateFileRemovedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and redelivery (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> per secret (two during a secret rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *       "type": "candidate.file_removed",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "companyId": "0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f",
+                 *       "data": {
+                 *         "file": {
+                 *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *           "candidateId": "c4a1e2d3-5b6f-4a7c-9d8e-2f1a0b9c8d7e",
+                 *           "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                 *           "kind": "RESUME",
+                 *           "fileName": "Example text",
+                 *           "size": 20,
+                 *           "contentType": "Example text",
+                 *           "uploadedBy": {
+                 *             "type": "USER",
+                 *             "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                 *             "label": "ATS sync"
+                 *           },
+                 *           "createdAt": "2026-03-02T09:30:00.000Z",
+                 *           "contentPath": "Example text"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CandidateFileRemovedEvent"];
             };
         };
         responses: {

@@ -25,6 +25,11 @@ const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
   429: 'TOO_MANY_REQUESTS',
 };
 
+/** "1 MB", "14 MB", "900 KB": a body limit as a person reads it. */
+function describeBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.ceil(bytes / (1024 * 1024))} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
 /** The one place a domain error's code becomes an HTTP status. */
 export const STATUS_BY_ERROR_CODE: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
@@ -35,6 +40,8 @@ export const STATUS_BY_ERROR_CODE: Record<ErrorCode, number> = {
   HTTPS_REQUIRED: 403,
   BAD_REQUEST: 400,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  // An uploaded file larger than FILE_MAX_BYTES.
+  PAYLOAD_TOO_LARGE: 413,
   TOO_MANY_REQUESTS: 429,
   // The receiver, not this service, failed: a gateway error.
   WEBHOOK_UNREACHABLE: 502,
@@ -101,7 +108,7 @@ export function registerErrorHandling(
     }
     let message = error.message;
     if (status === 400) message = /^Z_/.test(String(error.code)) ? 'Request body is not valid gzip' : 'Malformed JSON body';
-    if (status === 413) message = 'Request body is larger than 1 MB';
+    if (status === 413) message = `Request body is larger than ${describeBytes(request.routeOptions.bodyLimit ?? 1024 * 1024)}`;
     if (status === 415) message = 'Request body must be JSON (Content-Type: application/json)';
     return reply.status(status).send(errorBody(status, CODE_BY_STATUS[status] ?? 'BAD_REQUEST', message, request.url));
   });

@@ -17,6 +17,7 @@ export const EXAMPLE_IDS = {
   invitation: 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e',
   rejectionReason: '7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d',
   note: '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+  file: '3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f',
 } as const;
 
 /** Path parameter examples, by parameter name and the path's first resource segment. */
@@ -25,6 +26,7 @@ export function pathParameterExample(path: string, name: string): string | undef
   if (name === 'deliveryId') return EXAMPLE_IDS.delivery;
   if (name === 'userId') return EXAMPLE_IDS.user;
   if (name === 'noteId') return EXAMPLE_IDS.note;
+  if (name === 'fileId') return EXAMPLE_IDS.file;
   if (name !== 'id') return undefined;
   if (path.startsWith('/public/v1/job-listings') || path.startsWith('/settings/job-listings')) return EXAMPLE_IDS.jobListing;
   if (path.startsWith('/public/v1/applications')) return EXAMPLE_IDS.application;
@@ -90,6 +92,13 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
         links: ['https://www.linkedin.com/in/grace-hopper-example'],
       },
     ],
+  },
+  uploadCandidateFile: {
+    kind: 'RESUME',
+    fileName: 'Ada Lovelace - CV.pdf',
+    applicationId: EXAMPLE_IDS.application,
+    // A (tiny) PDF: the type is decided from these bytes.
+    contentBase64: 'JVBERi0xLjQKMSAwIG9iaiA8PCAvVHlwZSAvQ2F0YWxvZyA+PiBlbmRvYmoKdHJhaWxlciA8PCAvUm9vdCAxIDAgUiA+PgolJUVPRgo=',
   },
   submitApplication: {
     jobListingId: EXAMPLE_IDS.jobListing,

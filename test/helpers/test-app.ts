@@ -1,7 +1,9 @@
 // buildTestApp: the real app on a real database (PGlite, or PostgreSQL when DATABASE_URL is set),
 // started from the migrated template that global-setup made. One per test file.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/app.ts';
@@ -126,6 +128,8 @@ async function openSharedDatabase(url: string, config: Config): Promise<TestData
 }
 
 export async function buildTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  // Uploaded files go to a directory of this app's own (removed on close) unless the test names one.
+  const ownFilesDir = env.FILES_DIR || options.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'recruiting-test-files-'));
   // Every injected request comes from 127.0.0.1, and suites send many keyless or wrong-key calls on
   // purpose: the per-address failure limit is raised here and tested on its own.
   const config = loadConfig({
@@ -137,6 +141,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
     DB_POOL_SIZE: '5',
     AUTH_FAILURES_PER_MINUTE: '100000',
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    ...(ownFilesDir ? { FILES_DIR: ownFilesDir } : {}),
     ...env,
   });
   const testDb = options.dataDir
@@ -182,6 +187,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
       await app.close();
       await deps.close();
       await testDb.drop();
+      if (ownFilesDir) rmSync(ownFilesDir, { recursive: true, force: true });
     },
   };
 }

@@ -46,6 +46,10 @@ it('every event type, delivered for real, matches its schema in the document', a
     candidate: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0958' },
   });
   await api('PATCH', `/public/v1/applications/${application.id}/status`, { status: 'IN_REVIEW', reason: 'Strong profile' });
+  // A file attached, then deleted (a tiny PDF: the type is decided from the bytes).
+  const pdf = Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64');
+  const file = await api('POST', `/public/v1/candidates/${application.candidate.id}/files`, { kind: 'RESUME', fileName: 'cv.pdf', contentBase64: pdf });
+  await api('DELETE', `/public/v1/candidates/${application.candidate.id}/files/${file.id}`);
   const imported = await api('POST', '/public/v1/candidates/import', { candidates: [{ firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' }] });
   await api('DELETE', `/public/v1/candidates/${imported.results[0].candidateId}`);
   await api('POST', `/public/v1/job-listings/${listing.id}/close`);

@@ -22,6 +22,8 @@ const EVENT_LABELS: Record<Exclude<EventName, 'ping'>, [group: string, label: st
   'application.status_changed': ['Applications', 'Application moved to another stage'],
   'candidate.created': ['Candidates', 'Candidate added'],
   'candidate.erased': ['Candidates', 'Candidate erased (privacy request)'],
+  'candidate.file_added': ['Candidates', 'File added to a candidate'],
+  'candidate.file_removed': ['Candidates', 'File removed from a candidate'],
   'note.created': ['Notes', 'Note added'],
   'note.updated': ['Notes', 'Note edited'],
   'note.deleted': ['Notes', 'Note deleted'],

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LanguageOptions } from '../job-listings/service.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { PageQuery, Paginated } from '../../http/pagination.ts';
-import { ImportCandidatesBody, ImportResult, MAX_IMPORT_ROWS } from '../candidates/schemas.ts';
+import { ImportCandidatesBody, ImportResult, MAX_IMPORT_RESUMES, MAX_IMPORT_ROWS } from '../candidates/schemas.ts';
 import {
   ApplicationIdParams,
   ApplicationListQuery,
@@ -42,17 +42,25 @@ export async function applicationRoutes(app: AppInstance): Promise<void> {
     '/public/v1/applications',
     {
       config: write,
+      // A résumé in base64 is 4/3 of the file limit; the cover letter and the rest fit in the 1 MB beside it.
+      bodyLimit: Math.ceil((app.deps.config.fileMaxBytes * 4) / 3) + 1024 * 1024,
       schema: {
         tags,
         operationId: 'submitApplication',
         summary: 'Submit an external application',
         description:
-          'Applies a candidate to an ACTIVE job listing (409 otherwise). The candidate is matched by email, without letter case, among the company\'s candidates, or created (candidate.created). A candidate applies to a listing once: a second application answers 409 with the existing application\'s id in `details` (field `existingApplicationId`). An unknown jobListingId answers 422. Emits application.created.',
+          'Applies a candidate to an ACTIVE job listing (409 otherwise). The candidate is matched by email, without letter case, among the company\'s candidates, or created (candidate.created). A candidate applies to a listing once: a second application answers 409 with the existing application\'s id in `details` (field `existingApplicationId`). An unknown jobListingId answers 422. Emits application.created. With `resume`, the file is stored as the candidate\'s RESUME tied to the application (candidate.file_added), checked like any candidate file: larger than FILE_MAX_BYTES 413, a type not accepted (decided from the bytes) 415, bad base64 or a refused URL 422; a refused résumé refuses the application, and nothing is stored.',
         body: SubmitApplicationBody,
-        response: { 201: Type.Ref('Application'), ...errorResponses([400, 409, 422]) },
+        response: {
+          201: Type.Ref('Application'),
+          ...errorResponses([400, 409, 422]),
+          413: { ...Type.Ref('ErrorEnvelope'), description: 'The résumé is larger than FILE_MAX_BYTES (or the body larger than its base64 allows)' },
+          415: { ...Type.Ref('ErrorEnvelope'), description: 'The résumé is not an accepted type (decided from its bytes), or the body is not JSON' },
+        },
       },
     },
-    async (request, reply) => send(reply, await submitApplication(app.ctx, principalOf(request), request.body, language(request)), 201),
+    async (request, reply) =>
+      send(reply, await submitApplication(app.ctx, principalOf(request), request.body, { ...language(request), maxFileBytes: app.deps.config.fileMaxBytes }), 201),
   );
 
   app.get(
@@ -162,16 +170,23 @@ export async function candidateProfileRoutes(app: AppInstance): Promise<void> {
     '/public/v1/candidates/import',
     {
       config: { auth: { scope: 'candidates:write' } },
+      // Rows' résumés in base64: up to 4/3 of the file limit together, beside the 1 MB of rows.
+      bodyLimit: Math.ceil((app.deps.config.fileMaxBytes * 4) / 3) + 1024 * 1024,
       schema: {
         tags: candidateTags,
         operationId: 'importCandidates',
         summary: 'Import candidates',
-        description: `Up to ${MAX_IMPORT_ROWS} candidates a request, upserted by email (without letter case): a new email creates a candidate (source IMPORTED, event candidate.created), a known one updates it (given fields replace the stored ones; optional fields left out keep theirs). All or nothing: one invalid row answers 422 with details naming it (e.g. \`candidates[3].email\`) and nothing is written; a repeated email within the request is invalid too. With \`jobListingId\` (an ACTIVE listing, else 409) every candidate also enters that listing's pipeline with source IMPORTED, unless already in it (event application.created for each new application). Answers one result per row, in request order.`,
+        description: `Up to ${MAX_IMPORT_ROWS} candidates a request, upserted by email (without letter case): a new email creates a candidate (source IMPORTED, event candidate.created), a known one updates it (given fields replace the stored ones; optional fields left out keep theirs). All or nothing: one invalid row answers 422 with details naming it (e.g. \`candidates[3].email\`) and nothing is written; a repeated email within the request is invalid too. With \`jobListingId\` (an ACTIVE listing, else 409) every candidate also enters that listing's pipeline with source IMPORTED, unless already in it (event application.created for each new application). Answers one result per row, in request order. A row may carry \`resume\` (base64 or an https URL; at most ${MAX_IMPORT_RESUMES} rows of a request, all the base64 together within the body limit of 4/3 of FILE_MAX_BYTES plus 1 MB): stored as the candidate's RESUME file (tied to the new or existing application with \`jobListingId\`; \`resumeFileId\` in its result), with the checks of candidate files (413, 415, 422 naming the row); a refused résumé refuses the whole import and nothing is stored.`,
         body: ImportCandidatesBody,
-        response: { 200: Type.Ref('CandidateImportResult'), ...errorResponses([400, 409, 413, 422]) },
+        response: {
+          200: Type.Ref('CandidateImportResult'),
+          ...errorResponses([400, 409, 422]),
+          413: { ...Type.Ref('ErrorEnvelope'), description: 'A résumé is larger than FILE_MAX_BYTES, or the body larger than its limit' },
+          415: { ...Type.Ref('ErrorEnvelope'), description: 'A résumé is not an accepted type (decided from its bytes), or the body is not JSON' },
+        },
       },
     },
-    async (request) => importCandidates(app.ctx, principalOf(request), request.body),
+    async (request) => importCandidates(app.ctx, principalOf(request), request.body, { maxFileBytes: app.deps.config.fileMaxBytes }),
   );
 }
 

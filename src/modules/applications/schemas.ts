@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { PageQuery, UpdatedSince } from '../../http/pagination.ts';
-import { candidateProperties } from '../candidates/schemas.ts';
+import { candidateProperties, ResumeInput } from '../candidates/schemas.ts';
 import { APPLICATION_SOURCES, APPLICATION_STAGES } from './stages.ts';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -76,6 +76,7 @@ export const SubmitApplicationBody = Type.Object(
     ),
     source: Type.Optional(Type.Enum(APPLICATION_SOURCES, { default: 'EXTERNAL' })),
     coverLetter: Type.Optional(Type.String({ maxLength: 20_000 })),
+    resume: Type.Optional(ResumeInput),
   },
   { additionalProperties: false },
 );

@@ -4,7 +4,8 @@ import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type NewestFir
 /** History rows by (changedAt, is a move, id), newest first: a submission sorts before a move of its millisecond. */
 const HISTORY_NEWEST_FIRST: Ordering = { name: 'history', keys: ['timestamptz', 'boolean', 'uuid'], direction: 'desc' };
 import { withTransaction, type Principal, type ServiceContext } from '../../shared/context.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors.ts';
+import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../shared/errors.ts';
+import { commitStagedFile, discardStagedFile, stageCandidateFile, uploaderOf, type StagedFile } from '../documents/service.ts';
 import {
   assertNoDuplicateEmails,
   findOrCreateCandidate,
@@ -12,7 +13,7 @@ import {
   importCandidateRows,
   type CandidateView,
 } from '../candidates/service.ts';
-import type { ImportCandidatesBody } from '../candidates/schemas.ts';
+import { MAX_IMPORT_RESUMES, type ImportCandidatesBody, type ResumeInput } from '../candidates/schemas.ts';
 import { getJobListing, type JobListingView, type LanguageOptions } from '../job-listings/service.ts';
 import { reasonForMove, rejectionReasonsOf, type RejectionReasonRef } from '../companies/service.ts';
 import { eventInsertValues } from '../../infra/outbox/record-event.ts';
@@ -96,33 +97,71 @@ export async function listApplications(
  * Submits an external application: the candidate is matched by email within the company (or
  * created), the listing must be ACTIVE, and a candidate applies to a listing once (409 naming the
  * existing application). Candidate, application, first history row and events commit together.
+ * A résumé (`resume`) is taken in and stored first (the documents module's checks: 413, 415, 422),
+ * then its row commits with the application; if the application is refused, its bytes go too.
  */
 export async function submitApplication(
   ctx: ServiceContext,
   principal: Principal,
   body: SubmitApplicationBody,
-  options: LanguageOptions = {},
+  options: LanguageOptions & { maxFileBytes?: number } = {},
 ): Promise<PresentedApplication> {
   const { companyId } = principal;
-  const now = ctx.clock.now();
   const source = body.source ?? 'EXTERNAL';
-  const id = await withTransaction(ctx, async (tx) => {
-    await assertListingAcceptsApplications(tx, companyId, body.jobListingId);
-    const { candidate } = await findOrCreateCandidate(tx, companyId, body.candidate, source, now);
-    const entered = await enterPipeline(
-      tx,
-      { companyId, jobListingId: body.jobListingId, source, apiKeyId: principal.apiKeyId, userId: principal.userId, now },
-      [{ candidateId: candidate.id, coverLetter: body.coverLetter }],
-    );
-    const { application, created } = entered.get(candidate.id)!;
-    if (!created) {
-      throw new ConflictError('This candidate has already applied to this job listing', [
-        { field: 'existingApplicationId', message: application.id },
-      ]);
-    }
-    return application.id;
-  });
+  const resume = body.resume ? await stageResume(ctx, companyId, body.resume, options.maxFileBytes) : undefined;
+  const uploader = resume ? await uploaderOf(ctx, principal) : undefined;
+  const now = ctx.clock.now();
+  let id: string;
+  try {
+    id = await withTransaction(ctx, async (tx) => {
+      await assertListingAcceptsApplications(tx, companyId, body.jobListingId);
+      const { candidate } = await findOrCreateCandidate(tx, companyId, body.candidate, source, now);
+      const entered = await enterPipeline(
+        tx,
+        { companyId, jobListingId: body.jobListingId, source, apiKeyId: principal.apiKeyId, now },
+        [{ candidateId: candidate.id, coverLetter: body.coverLetter }],
+      );
+      const { application, created } = entered.get(candidate.id)!;
+      if (!created) {
+        throw new ConflictError('This candidate has already applied to this job listing', [
+          { field: 'existingApplicationId', message: application.id },
+        ]);
+      }
+      if (resume) await commitStagedFile(tx, companyId, resume, { candidateId: candidate.id, applicationId: application.id, uploader: uploader! });
+      return application.id;
+    });
+  } catch (error) {
+    if (resume) await discardStagedFile(ctx, resume);
+    throw error;
+  }
   return getApplication(ctx, companyId, id, options);
+}
+
+/** Stores a résumé's bytes (documents module) before the transaction that names it; `at`: its field path. */
+async function stageResume(
+  ctx: ServiceContext,
+  companyId: string,
+  resume: ResumeInput,
+  maxBytes: number | undefined,
+  at = 'resume',
+): Promise<StagedFile> {
+  if ((resume.contentBase64 === undefined) === (resume.url === undefined)) {
+    throw ValidationError.field(`${at}.contentBase64`, 'exactly one of contentBase64 and url is required');
+  }
+  if (maxBytes === undefined) throw new Error('a résumé needs maxFileBytes');
+  const source =
+    resume.contentBase64 !== undefined
+      ? { kind: 'base64' as const, data: resume.contentBase64, field: `${at}.contentBase64` }
+      : { kind: 'url' as const, url: resume.url!, field: `${at}.url` };
+  try {
+    return await stageCandidateFile(ctx, companyId, { kind: 'RESUME', fileName: resume.fileName, source }, { maxBytes });
+  } catch (error) {
+    // 413 and 415 name no field: the message says which résumé.
+    if (error instanceof DomainError && (error.code === 'PAYLOAD_TOO_LARGE' || error.code === 'UNSUPPORTED_MEDIA_TYPE')) {
+      throw new DomainError(error.code, `${at}: ${error.message}`);
+    }
+    throw error;
+  }
 }
 
 /**
@@ -358,6 +397,7 @@ export interface ImportRowResult {
   result: 'created' | 'updated';
   applicationId: string | null;
   applicationResult: 'created' | 'existing' | null;
+  resumeFileId?: string | null;
 }
 
 export interface ImportResultView {
@@ -376,8 +416,35 @@ export async function importCandidates(
   ctx: ServiceContext,
   principal: Principal,
   body: ImportCandidatesBody,
+  options: { maxFileBytes?: number } = {},
 ): Promise<ImportResultView> {
   assertNoDuplicateEmails(body.candidates);
+  const { companyId } = principal;
+  const withResume = body.candidates.flatMap((row, index) => (row.resume ? [index] : []));
+  if (withResume.length > MAX_IMPORT_RESUMES) {
+    throw ValidationError.field(`candidates[${withResume[MAX_IMPORT_RESUMES]}].resume`, `at most ${MAX_IMPORT_RESUMES} rows of one import may carry a résumé`);
+  }
+  // Résumés are stored before the transaction (the store is no part of it); their rows commit in it.
+  const resumes = new Map<number, StagedFile>();
+  try {
+    for (const index of withResume) {
+      resumes.set(index, await stageResume(ctx, companyId, body.candidates[index].resume!, options.maxFileBytes, `candidates[${index}].resume`));
+    }
+    const uploader = resumes.size > 0 ? await uploaderOf(ctx, principal) : undefined;
+    return await importCandidateRowsWithResumes(ctx, principal, body, resumes, uploader);
+  } catch (error) {
+    for (const staged of resumes.values()) await discardStagedFile(ctx, staged);
+    throw error;
+  }
+}
+
+async function importCandidateRowsWithResumes(
+  ctx: ServiceContext,
+  principal: Principal,
+  body: ImportCandidatesBody,
+  resumes: Map<number, StagedFile>,
+  uploader: Awaited<ReturnType<typeof uploaderOf>> | undefined,
+): Promise<ImportResultView> {
   const { companyId } = principal;
   const now = ctx.clock.now();
 
@@ -399,6 +466,12 @@ export async function importCandidates(
         })
       : undefined;
 
+    const resumeFileIds = new Map<number, string>();
+    for (const [index, staged] of resumes) {
+      const candidateId = imported[index].id;
+      const file = await commitStagedFile(tx, companyId, staged, { candidateId, applicationId: pipeline?.get(candidateId)?.id ?? null, uploader: uploader! });
+      resumeFileIds.set(index, file.id);
+    }
     const results = imported.map((candidate, index): ImportRowResult => {
       const application = pipeline?.get(candidate.id);
       return {
@@ -408,6 +481,7 @@ export async function importCandidates(
         result: candidate.inserted ? 'created' : 'updated',
         applicationId: application?.id ?? null,
         applicationResult: application ? (application.created ? 'created' : 'existing') : null,
+        ...(resumes.size > 0 ? { resumeFileId: resumeFileIds.get(index) ?? null } : {}),
       };
     });
     const created = imported.filter((candidate) => candidate.inserted).length;

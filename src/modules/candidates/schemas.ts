@@ -54,6 +54,29 @@ export const CandidateListQuery = Type.Object(
 );
 export type CandidateListQuery = Static<typeof CandidateListQuery>;
 
+/**
+ * A résumé sent with a candidate (an import row) or an application (submit): stored by the
+ * documents module as the candidate's RESUME file, with that module's checks.
+ */
+export const ResumeInput = Type.Object(
+  {
+    fileName: Type.String({ minLength: 1, maxLength: 1000, description: 'Kept without any path or control characters, at most 255 characters' }),
+    contentBase64: Type.Optional(Type.String({ minLength: 1, description: 'The file, base64. Exactly one of contentBase64 and url.' })),
+    url: Type.Optional(
+      Type.String({ format: 'uri', maxLength: 2000, description: 'An https URL the server fetches (as for candidate files). Exactly one of contentBase64 and url.' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "The candidate's résumé, stored as their file of kind RESUME (`GET /candidates/{id}/files`) with the checks of `POST /candidates/{id}/files`: the type decided from the bytes (415), FILE_MAX_BYTES (413), bad base64 or a refused URL (422). A refused résumé refuses the whole request.",
+  },
+);
+export type ResumeInput = Static<typeof ResumeInput>;
+
+/** At most this many rows of one import carry a résumé (each is fetched or decoded before the import's transaction). */
+export const MAX_IMPORT_RESUMES = 20;
+
 export const CandidateInput = Type.Object(
   {
     firstName: Type.String({ minLength: 1, maxLength: 100 }),
@@ -69,6 +92,7 @@ export const CandidateInput = Type.Object(
         maxItems: 20,
       }),
     ),
+    resume: Type.Optional(ResumeInput),
   },
   { additionalProperties: false },
 );
@@ -106,6 +130,9 @@ export const ImportResult = Type.Object(
           Type.Enum(['created', 'existing'], {
             description: 'With jobListingId: whether the application was added now or already existed',
           }),
+        ),
+        resumeFileId: Type.Optional(
+          Nullable(Type.String({ format: 'uuid', description: "With the row's resume: the candidate file it was stored as" })),
         ),
       }),
       { description: 'One entry per request row, in request order' },

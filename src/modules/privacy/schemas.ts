@@ -29,6 +29,9 @@ export const CandidateExport = Type.Object(
       { description: "The candidate's applications to the company's listings, with their texts and history" },
     ),
     notes: Type.Array(Type.Ref('Note'), { description: 'The notes written on the candidate (deleted ones are gone), oldest first' }),
+    files: Type.Array(Type.Ref('CandidateFile'), {
+      description: "The candidate's files (metadata; each names its contentPath, where the bytes are fetched)",
+    }),
     events: Type.Array(
       Type.Object({
         id: Type.String({ format: 'uuid' }),

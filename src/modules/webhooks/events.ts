@@ -6,10 +6,11 @@ import type { DomainEventType } from '../../infra/outbox/record-event.ts';
 import type { Scope } from '../api-keys/scopes.ts';
 import { APPLICATION_EVENT_PAYLOADS, APPLICATION_EVENTS } from '../applications/events.ts';
 import { CANDIDATE_EVENT_PAYLOADS, CANDIDATE_EVENTS } from '../candidates/events.ts';
+import { DOCUMENT_EVENT_PAYLOADS, DOCUMENT_EVENTS } from '../documents/events.ts';
 import { JOB_LISTING_EVENT_PAYLOADS, JOB_LISTING_EVENTS } from '../job-listings/events.ts';
 import { NOTE_EVENT_PAYLOADS, NOTE_EVENTS } from '../notes/events.ts';
 
-export const WEBHOOK_EVENT_TYPES = [...APPLICATION_EVENTS, ...CANDIDATE_EVENTS, ...JOB_LISTING_EVENTS, ...NOTE_EVENTS, 'ping'] as const;
+export const WEBHOOK_EVENT_TYPES = [...APPLICATION_EVENTS, ...CANDIDATE_EVENTS, ...DOCUMENT_EVENTS, ...JOB_LISTING_EVENTS, ...NOTE_EVENTS, 'ping'] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -43,6 +44,7 @@ export function readScopeOfEvent(type: string): Scope | null {
 export const WEBHOOK_EVENT_PAYLOADS: Record<WebhookEventType, { sentWhen: string; dataNote: string; data: object }> = {
   ...APPLICATION_EVENT_PAYLOADS,
   ...CANDIDATE_EVENT_PAYLOADS,
+  ...DOCUMENT_EVENT_PAYLOADS,
   ...JOB_LISTING_EVENT_PAYLOADS,
   ...NOTE_EVENT_PAYLOADS,
   ping: {

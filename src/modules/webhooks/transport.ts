@@ -6,6 +6,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
+import type { DownloadResult, UrlDownloader } from '../../adapters/outbound/downloader.ts';
 import { isAddressAllowed } from './address-guard.ts';
 
 export const SEND_TIMEOUT_MS = 10_000;
@@ -89,74 +90,17 @@ export function createWebhookTransport(options: TransportOptions): WebhookTransp
   const resolve = options.resolve ?? systemResolver;
   const userAgent = options.userAgent ?? 'Recruiting-Webhooks/1.0';
 
-  // net.connect's lookup hook: the only DNS answer this connection will use is checked here.
-  const guardedLookup = (
-    hostname: string,
-    lookupOptions: LookupOptions,
-    callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
-  ): void => {
-    resolve(hostname).then(
-      (all) => {
-        const addresses = lookupOptions.family ? all.filter((a) => a.family === lookupOptions.family) : all;
-        if (addresses.length === 0) {
-          const error: NodeJS.ErrnoException = new Error(`no address for ${hostname}`);
-          error.code = 'ENOTFOUND';
-          return callback(error, []);
-        }
-        // One disallowed answer refuses the host: an attacker must not get to pick among them.
-        if (addresses.some((a) => !isAddressAllowed(a.address, allowLocal))) return callback(blockedError(), []);
-        if (lookupOptions.all) return callback(null, addresses);
-        return callback(null, addresses[0].address, addresses[0].family);
-      },
-      (error: NodeJS.ErrnoException) => callback(error, []),
-    );
-  };
-
-  const connectGuarded = buildConnector({ lookup: guardedLookup, timeout: connectTimeoutMs });
-  const agent = new Agent({
-    // An IP literal never reaches the lookup hook, so it is checked here, at connect time too.
-    connect: (connectOptions, callback) => {
-      const host = connectOptions.hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host) && !isAddressAllowed(host, allowLocal)) {
-        callback(blockedError(), null);
-        return;
-      }
-      connectGuarded(connectOptions, callback);
-    },
+  const agent = guardedAgent({
+    allowLocal,
+    resolve,
+    connectTimeoutMs,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     connections: options.connectionsPerOrigin ?? CONNECTIONS_PER_ORIGIN,
   });
 
   return {
-    async checkUrl(raw) {
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        return 'must be an absolute URL';
-      }
-      if (url.protocol !== 'https:' && !(allowLocal && url.protocol === 'http:')) {
-        return allowLocal ? 'must use https or http' : 'must use https';
-      }
-      if (url.username || url.password) return 'must not contain a user name or password';
-      const host = url.hostname.replace(/^\[|\]$/g, '');
-      let addresses: string[];
-      if (isIP(host)) {
-        addresses = [host];
-      } else {
-        try {
-          addresses = (await resolve(host)).map((a) => a.address);
-        } catch {
-          return 'host name could not be resolved';
-        }
-        if (addresses.length === 0) return 'host name could not be resolved';
-      }
-      if (addresses.some((address) => !isAddressAllowed(address, allowLocal))) {
-        return 'must resolve to a public internet address (private, loopback, link-local and reserved addresses are refused)';
-      }
-      return null;
-    },
+    checkUrl: (raw) => checkOutboundUrl(raw, allowLocal, resolve),
 
     async send(url, headers, body) {
       const started = performance.now();
@@ -195,6 +139,152 @@ export function createWebhookTransport(options: TransportOptions): WebhookTransp
       await agent.close();
     },
   };
+}
+
+/** A URL download (a file given as a link) gets this long, connection and every byte included. */
+export const DOWNLOAD_TIMEOUT_MS = 30_000;
+
+/**
+ * GETs URLs through the same guard as webhooks (src/adapters/outbound/downloader.ts): the URL is
+ * checked first (scheme, credentials, every address), and the connection checks again the address
+ * it really connects to. Redirects are not followed. One deadline for the whole answer.
+ */
+export function createGuardedDownloader(options: { allowLocal: boolean; timeoutMs?: number; resolve?: Resolver; userAgent?: string }): UrlDownloader {
+  const { allowLocal } = options;
+  const timeoutMs = options.timeoutMs ?? DOWNLOAD_TIMEOUT_MS;
+  const resolve = options.resolve ?? systemResolver;
+  const agent = guardedAgent({ allowLocal, resolve, connectTimeoutMs: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 16 });
+  return {
+    async download(url): Promise<DownloadResult> {
+      const problem = await checkOutboundUrl(url, allowLocal, resolve);
+      if (problem) return { kind: 'refused', problem };
+      const abort = new AbortController();
+      const deadline = setTimeout(() => abort.abort(new DOMException('no answer in time', 'TimeoutError')), timeoutMs);
+      try {
+        const response = await request(url, {
+          method: 'GET',
+          headers: { 'user-agent': options.userAgent ?? 'Recruiting-Files/1.0', accept: '*/*' },
+          dispatcher: agent,
+          signal: abort.signal,
+        });
+        // Destroying the body early (a refusal, a size limit) errors it: nobody else listens.
+        response.body.on('error', () => {});
+        if (response.statusCode < 200 || response.statusCode > 299) {
+          clearTimeout(deadline);
+          response.body.destroy();
+          return { kind: 'status', statusCode: response.statusCode };
+        }
+        const length = Number(response.headers['content-length']);
+        const source = response.body;
+        return {
+          kind: 'body',
+          contentLength: Number.isSafeInteger(length) && length >= 0 ? length : undefined,
+          timedOut: () => abort.signal.aborted,
+          body: (async function* () {
+            try {
+              for await (const chunk of source) yield chunk as Uint8Array;
+            } finally {
+              clearTimeout(deadline);
+              source.destroy();
+            }
+          })(),
+        };
+      } catch (error) {
+        clearTimeout(deadline);
+        return { kind: 'failure', failure: abort.signal.aborted ? 'timeout' : classifyFailure(error) };
+      }
+    },
+    async close() {
+      await agent.close();
+    },
+  };
+}
+
+/**
+ * An undici Agent whose every connection is guarded: the DNS answer checked in the socket's own
+ * lookup, an IP literal checked just before connecting (see the top of this file).
+ */
+function guardedAgent(options: {
+  allowLocal: boolean;
+  resolve: Resolver;
+  connectTimeoutMs: number;
+  headersTimeout: number;
+  bodyTimeout: number;
+  connections: number;
+}): Agent {
+  const { allowLocal, resolve } = options;
+  // net.connect's lookup hook: the only DNS answer this connection will use is checked here.
+  const guardedLookup = (
+    hostname: string,
+    lookupOptions: LookupOptions,
+    callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ): void => {
+    resolve(hostname).then(
+      (all) => {
+        const addresses = lookupOptions.family ? all.filter((a) => a.family === lookupOptions.family) : all;
+        if (addresses.length === 0) {
+          const error: NodeJS.ErrnoException = new Error(`no address for ${hostname}`);
+          error.code = 'ENOTFOUND';
+          return callback(error, []);
+        }
+        // One disallowed answer refuses the host: an attacker must not get to pick among them.
+        if (addresses.some((a) => !isAddressAllowed(a.address, allowLocal))) return callback(blockedError(), []);
+        if (lookupOptions.all) return callback(null, addresses);
+        return callback(null, addresses[0].address, addresses[0].family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, []),
+    );
+  };
+
+  const connectGuarded = buildConnector({ lookup: guardedLookup, timeout: options.connectTimeoutMs });
+  return new Agent({
+    // An IP literal never reaches the lookup hook, so it is checked here, at connect time too.
+    connect: (connectOptions, callback) => {
+      const host = connectOptions.hostname.replace(/^\[|\]$/g, '');
+      if (isIP(host) && !isAddressAllowed(host, allowLocal)) {
+        callback(blockedError(), null);
+        return;
+      }
+      connectGuarded(connectOptions, callback);
+    },
+    headersTimeout: options.headersTimeout,
+    bodyTimeout: options.bodyTimeout,
+    connections: options.connections,
+  });
+}
+
+/**
+ * Checks an outbound URL: absolute, https (http too when local addresses are allowed), no
+ * credentials, and every address its host resolves to allowed. Answers the problem as a message
+ * for the URL's field, or null when it is fine.
+ */
+async function checkOutboundUrl(raw: string, allowLocal: boolean, resolve: Resolver): Promise<string | null> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (url.protocol !== 'https:' && !(allowLocal && url.protocol === 'http:')) {
+    return allowLocal ? 'must use https or http' : 'must use https';
+  }
+  if (url.username || url.password) return 'must not contain a user name or password';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  let addresses: string[];
+  if (isIP(host)) {
+    addresses = [host];
+  } else {
+    try {
+      addresses = (await resolve(host)).map((a) => a.address);
+    } catch {
+      return 'host name could not be resolved';
+    }
+    if (addresses.length === 0) return 'host name could not be resolved';
+  }
+  if (addresses.some((address) => !isAddressAllowed(address, allowLocal))) {
+    return 'must resolve to a public internet address (private, loopback, link-local and reserved addresses are refused)';
+  }
+  return null;
 }
 
 /**
