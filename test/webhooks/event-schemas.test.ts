@@ -50,6 +50,10 @@ it('every event type, delivered for real, matches its schema in the document', a
   const pdf = Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64');
   const file = await api('POST', `/public/v1/candidates/${application.candidate.id}/files`, { kind: 'RESUME', fileName: 'cv.pdf', contentBase64: pdf });
   await api('DELETE', `/public/v1/candidates/${application.candidate.id}/files/${file.id}`);
+  // A note written, edited and deleted.
+  const note = await api('POST', `/public/v1/candidates/${application.candidate.id}/notes`, { body: 'Phone screen went well.', applicationId: application.id });
+  await api('PATCH', `/public/v1/candidates/${application.candidate.id}/notes/${note.id}`, { body: 'Phone screen went well; starts in May.' });
+  await api('DELETE', `/public/v1/candidates/${application.candidate.id}/notes/${note.id}`);
   const imported = await api('POST', '/public/v1/candidates/import', { candidates: [{ firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' }] });
   await api('DELETE', `/public/v1/candidates/${imported.results[0].candidateId}`);
   await api('POST', `/public/v1/job-listings/${listing.id}/close`);
