@@ -60,7 +60,10 @@ export class PostgresPools implements StatementClient {
   }
 
   async runStatement(text: string, values: unknown[], options: StatementOptions): Promise<unknown[]> {
-    return (await this[poolFor(text, options)].query(this.#statementConfig(text, values))).rows;
+    const config = this.#statementConfig(text, values);
+    // Unnamed: parsed and planned with its values each time.
+    if (options.planEachTime) delete config.name;
+    return (await this[poolFor(text, options)].query(config)).rows;
   }
 
   get all(): pg.Pool[] {
