@@ -6,9 +6,11 @@
 //                     (c) the least a durable status move must do, Fastify + pg: in one transaction
 //                         (one statement) on the same table, the row moved (its indexes kept; the
 //                         project's triggers skipped: the session runs as a replica, which skips
-//                         foreign-key checks too), a history row, an outbox row and a NOTIFY; then the
-//                         listing and the candidate summary the answer embeds, read by id (one
-//                         statement). A move to the stage the row is in writes nothing, as the API's.
+//                         foreign-key checks too), a history row, an outbox row and a NOTIFY (sent by
+//                         one of the transactions committing together, as the outbox's trigger
+//                         does); then the listing and the candidate summary the answer embeds, read
+//                         by id (one statement). A move to the stage the row is in writes nothing, as
+//                         the API's.
 // `PORT=… DATABASE_URL=… COMPANY_ID=… node bench/ceiling.ts`
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
@@ -48,7 +50,10 @@ const MOVE = `with old as (
       updated_at
     from moved
   ),
-  notified as (select pg_notify('events_recorded', '') from moved)
+  -- One notifier among the transactions committing at the same moment, as the project's outbox does
+  -- (migration 0024): a NOTIFY makes its commit hold a cluster-wide lock until flushed, so a NOTIFY
+  -- in every transaction would serialize the ceiling's commits and make it no ceiling.
+  notified as (select pg_notify('events_recorded', '') from moved where pg_try_advisory_xact_lock(hashtext('events_recorded'), 0))
   select id, company_id, job_listing_id, candidate_id, status, source, cover_letter, applied_at, updated_at, furthest_stage,
     (select count(*)::int from notified) as notified
   from moved

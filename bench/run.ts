@@ -338,7 +338,7 @@ async function main(): Promise<void> {
     const searches = [
       ['candidate_search_p99_ms', 'c12'],
       ['candidate_search_common_p99_ms', 'engineer'],
-      ['candidate_search_two_words_p99_ms', 'senior engineer'],
+      ['candidate_search_two_words_p99_ms', 'junior engineer'],
       ['candidate_search_prefix_p99_ms', 'eng'],
     ] as const;
     for (const [name, q] of searches) {
