@@ -13,13 +13,6 @@ export interface StatementOptions {
    * plan is the same whatever their values; see src/db/postgres-pools.ts). Embedded: no effect.
    */
   planOnce?: boolean;
-  /**
-   * PostgreSQL: plan the statement with its values on every execution (an unnamed statement), for a
-   * statement whose best plan depends on its values so much that a plan kept from other values
-   * (which PostgreSQL may settle on after five executions) would cost many times more. Embedded:
-   * no effect (every statement is planned with its values).
-   */
-  planEachTime?: boolean;
 }
 
 /**

@@ -60,10 +60,7 @@ export class PostgresPools implements StatementClient {
   }
 
   async runStatement(text: string, values: unknown[], options: StatementOptions): Promise<unknown[]> {
-    const config = this.#statementConfig(text, values);
-    // Unnamed: parsed and planned with its values each time.
-    if (options.planEachTime) delete config.name;
-    return (await this[poolFor(text, options)].query(config)).rows;
+    return (await this[poolFor(text, options)].query(this.#statementConfig(text, values))).rows;
   }
 
   get all(): pg.Pool[] {

@@ -73,12 +73,14 @@ export async function insertCandidateIfAbsent(db: Db, row: CandidateRow): Promis
 }
 
 /**
- * The search text `q` as a tsquery (migration 0037, `candidate_search_query`): the words of `q`,
- * split by the same parser that built the vector (so an email or "node.js" stays one token), each
- * matching a word or its start, all required; no character of q is tsquery syntax. A function of
- * the parameter alone, so a statement planned with q's value knows the query while planning.
+ * The search text as a prefix query, from the text `q`: the words of `q`, split by the same parser
+ * that built the vector (so an email or "node.js" stays one token), each matching a word or its
+ * start, all required. Built by casting a quoted literal, so no character of q is tsquery syntax.
  */
-const searchQuery = (q: Placeholder): SQL => sql`candidate_search_query(${q}::text)`;
+function prefixQuery(q: Placeholder): SQL {
+  return sql`(select string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || ''':*', ' & ')
+    from unnest(to_tsvector('simple'::regconfig, ${q}::text)))::tsquery`;
+}
 
 /**
  * How many of a search's matches are ranked: the newest this many, by relevance; the older ones
@@ -125,37 +127,50 @@ const value = (name: keyof PageValues) => sql.placeholder(name);
  * The page of a search by relevance (`q` without updatedSince). Its order is (rank, createdAt, id)
  * descending, where rank is ts_rank for the newest RANKED_MATCHES matches and 0 for the older
  * ones: the newest matches by relevance, then the rest newest first. So a first page costs the
- * newest RANKED_MATCHES matches, not every match: a common word walks the company's newest-first
- * index (reading about RANKED_MATCHES / its share of candidates rows), a rare one reads its few
- * matches from the search index; the statement is planned with its values for that
- * (`planEachTime`). The older matches are read, newest first from the oldest ranked one, only when
- * the page reaches past the ranked ones. The total is every match, counted from the search index.
+ * newest RANKED_MATCHES matches, not every match. The total is every match, counted from the
+ * search index (`q.query` is the search's tsquery, computed once).
+ *
+ * The newest matches are found one of two ways, whichever reads fewer rows, chosen by the match
+ * count just made (a plan made once cannot choose: it does not know the words): a common word by
+ * walking the company's newest-first index and testing each row (about RANKED_MATCHES / the
+ * word's share of the company's candidates rows; `ts_match_vq` is `@@` in a form the search index
+ * does not take, so this way never reads that index), a rarer one by reading all its matches from
+ * the search index and keeping the newest. Walking reads fewer rows when matches^2 >
+ * RANKED_MATCHES * candidates. The older matches are read, walking down from the oldest ranked
+ * one, only when the page reaches past the ranked ones.
  */
-function relevancePage(query: SQL, matching: SQL, after: boolean, page: (source: SQL) => SQL): SQL {
+function relevancePage(after: boolean, page: (source: SQL) => SQL): SQL {
   const cursor = sql`(${value('after0')}::real, ${value('after1')}::timestamptz, ${value('after2')}::uuid)`;
   const wanted = sql`${value('limit')}::int + ${value('offset')}::int`;
+  const company = sql`company_id = ${value('companyId')} and erased_at is null`;
   // Where the older matches start: below the oldest ranked one, or below the cursor once it is there.
   const tailStart = after
     ? sql`(case when ${value('after0')}::real = 0 then ${value('after1')}::timestamptz else (select created_at from oldest) end,
            case when ${value('after0')}::real = 0 then ${value('after2')}::uuid else (select id from oldest) end)`
     : sql`((select created_at from oldest), (select id from oldest))`;
   const rankedAfter = after ? sql`where (rank, created_at, id) < ${cursor}` : sql``;
-  return sql`with ranked as materialized (
-      select id, created_at, updated_at, ts_rank(search_vector, ${query}) as rank from candidates
-      where ${matching}
-      order by created_at desc, id desc limit ${RANKED_MATCHES}
+  const walk = sql`(select n from total)::bigint * (select n from total) > ${sql.raw(String(RANKED_MATCHES))}::bigint * (select ${keptCountQuery(value('companyId'), 'candidates')})`;
+  const newest = sql`order by created_at desc, id desc limit ${sql.raw(String(RANKED_MATCHES))}`;
+  return sql`with q as materialized (select ${prefixQuery(value('q'))} as query),
+    total as materialized (select count(*)::int as n from candidates where ${company} and search_vector @@ (select query from q)),
+    ranked as materialized (
+      (select id, created_at, updated_at, ts_rank(search_vector, (select query from q)) as rank from candidates
+        where ${company} and search_vector @@ (select query from q) and not ${walk} ${newest})
+      union all
+      (select id, created_at, updated_at, ts_rank(search_vector, (select query from q)) as rank from candidates
+        where ${company} and ts_match_vq(search_vector, (select query from q)) and ${walk} ${newest})
     ),
     oldest as (select created_at, id from ranked order by created_at, id limit 1),
     matches as (
       (select id, created_at, updated_at, rank from ranked ${rankedAfter})
       union all
       (select id, created_at, updated_at, 0::real as rank from candidates
-        where ${matching} and (created_at, id) < ${tailStart}
-          and (select count(*) from ranked) = ${RANKED_MATCHES}
+        where ${company} and ts_match_vq(search_vector, (select query from q)) and (created_at, id) < ${tailStart}
+          and (select n from total) > ${sql.raw(String(RANKED_MATCHES))}
           and (select count(*) from ranked ${rankedAfter}) < ${wanted}
         order by created_at desc, id desc limit ${wanted})
     )
-    ${page(sql`(select count(*)::int from candidates where ${matching})`)}`;
+    ${page(sql`(select n from total)`)}`;
 }
 
 /**
@@ -193,7 +208,6 @@ function pageStatement(filters: { q: boolean; updatedSince: boolean }, sort: (ty
       ) m join candidates c on c.id = m.id
     ) p on true
     order by ${orderBy(keys.names, 'p.')}`;
-  const matching = (query: SQL) => sql`company_id = ${value('companyId')} and erased_at is null and search_vector @@ ${query}`;
 
   const query =
     !q && !since
@@ -203,11 +217,11 @@ function pageStatement(filters: { q: boolean; updatedSince: boolean }, sort: (ty
         order by ${orderBy(keys.columns, 'c.')} ${limit}) p on true
       order by ${orderBy(keys.names, 'p.')}`
       : q && !since
-        ? relevancePage(searchQuery(q), matching(searchQuery(q)), after, page)
+        ? relevancePage(after, page)
         : sql`with matches as materialized (
       select id, created_at, updated_at, 0::real as rank
-      from candidates
-      where company_id = ${value('companyId')} and erased_at is null and updated_at >= ${since}${q ? sql` and search_vector @@ ${searchQuery(q)}` : sql``}
+      from candidates${q ? sql`, (select ${prefixQuery(q)} as query) q` : sql``}
+      where company_id = ${value('companyId')} and erased_at is null and updated_at >= ${since}${q ? sql` and search_vector @@ q.query` : sql``}
     )
     ${page(sql`(select count(*)::int from matches)`)}`;
   const { sql: text, params } = new PgDialect().sqlToQuery(query);
@@ -258,13 +272,11 @@ export async function listCandidates(
     after2: page.after?.[2],
   };
   const found = await queryStatement<PageRow | EmptyPage>(db, statement.text, fillPlaceholders(statement.params, { ...values }), {
-    // Newest first is planned once: the same index walk whatever the company or page. A search is
-    // planned with its words every time: whether its newest matches are found by walking the
-    // newest-first index or read from the search index depends on how common the words are (a plan
-    // kept from another search took 25k rows instead of 2k). How many rows changed since a time
-    // depends on the time: PostgreSQL plans those with their values.
-    planOnce: !shape.q && !shape.updatedSince,
-    planEachTime: shape.q && !shape.updatedSince,
+    // Newest first and the search are planned once: the same index walk whatever the company or
+    // page; the search's one index answers company and words together (migration 0022), and the
+    // search chooses how to find its newest matches itself (relevancePage). How many rows changed
+    // since a time depends on the time: PostgreSQL plans those with their values.
+    planOnce: !shape.updatedSince,
   });
   // The rows as read, their `total` column left on them (no reader looks at it): a copy of each
   // row without it cost a page ~9 us and its garbage.
