@@ -66,6 +66,34 @@ describe('search by relevance among the newest matches', () => {
     expect(last.pagination.totalElements).toBe(RANKED + 1);
   });
 
+  it('finds the same newest matches either way: from the search index in a company where the word is rarer', async () => {
+    // The statement walks the newest-first index when matches^2 > 500 x candidates (here 501^2 >
+    // 500 x 502), and reads the matches from the search index otherwise: 600 more candidates
+    // without the word make it read the index, with the same answers.
+    const other = await t.tenant();
+    const asOther = async (query: string): Promise<Answer> =>
+      (await t.app.inject({ url: `/public/v1/candidates?${query}`, headers: other.headers })).json();
+    const importOther = async (rows: object[]) =>
+      expect((await t.app.inject({ method: 'POST', url: '/public/v1/candidates/import', headers: other.headers, payload: { candidates: rows } })).statusCode).toBe(200);
+    await importOther([{ firstName: 'Kotlin', lastName: 'Strong', email: 'strong@example.com', skills: ['Kotlin'] }]);
+    await importOther(Array.from({ length: 600 }, (_, i) => ({ firstName: 'No', lastName: `Match${i}`, email: `none${i}@example.com`, skills: ['Cobol'] })));
+    t.clock.advance(60_000);
+    await importOther(Array.from({ length: RANKED }, (_, i) => weak(i)));
+    const first = await asOther('q=kotlin&size=20');
+    expect(first.pagination.totalElements).toBe(RANKED + 1);
+    expect(first.data.map((c) => c.email)).not.toContain('strong@example.com');
+    expect((await asOther(`q=kotlin&size=100&page=${RANKED / 100}`)).data.map((c) => c.email)).toEqual(['strong@example.com']);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Answer = await asOther(`q=kotlin&size=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      seen.push(...page.data.map((c) => c.email));
+      cursor = page.pagination.nextCursor;
+    } while (cursor);
+    expect(new Set(seen).size).toBe(RANKED + 1);
+    expect(seen.at(-1)).toBe('strong@example.com');
+  }, 120_000);
+
   it('walks every match exactly once by cursor, across the ranked and the older ones', async () => {
     for (const size of [100, 7]) {
       const { names, totals } = await walk('q=kotl', size);
