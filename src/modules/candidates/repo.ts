@@ -86,6 +86,13 @@ function prefixQuery(q: Placeholder): SQL {
     from unnest(to_tsvector('simple'::regconfig, ${q}::text)))::tsquery`;
 }
 
+/**
+ * How many of a search's matches are ranked: the newest this many, by relevance; the older ones
+ * follow, newest first (docs/decisions.md, "Candidate search: relevance among the newest 500
+ * matches").
+ */
+const RANKED_MATCHES = 500;
+
 export interface CandidateFilters {
   q?: string | undefined;
   updatedSince?: Date | undefined;
@@ -121,13 +128,65 @@ interface PageValues {
 const value = (name: keyof PageValues) => sql.placeholder(name);
 
 /**
+ * The page of a search by relevance (`q` without updatedSince). Its order is (rank, createdAt, id)
+ * descending, where rank is ts_rank for the newest RANKED_MATCHES matches and 0 for the older
+ * ones: the newest matches by relevance, then the rest newest first. So a first page costs the
+ * newest RANKED_MATCHES matches, not every match. The total is every match, counted from the
+ * search index (`q.query` is the search's tsquery, computed once).
+ *
+ * The newest matches are found one of two ways, whichever reads fewer rows, chosen by the match
+ * count just made (a plan made once cannot choose: it does not know the words): a common word by
+ * walking the company's newest-first index and testing each row (about RANKED_MATCHES / the
+ * word's share of the company's candidates rows; `ts_match_vq` is `@@` in a form the search index
+ * does not take, so this way never reads that index), a rarer one by reading all its matches from
+ * the search index and keeping the newest. Walking reads fewer rows when matches^2 >
+ * RANKED_MATCHES * candidates. The older matches are read, walking down from the oldest ranked
+ * one, only when the page reaches past the ranked ones.
+ */
+function relevancePage(after: boolean, page: (source: SQL) => SQL): SQL {
+  const cursor = sql`(${value('after0')}::real, ${value('after1')}::timestamptz, ${value('after2')}::uuid)`;
+  const wanted = sql`${value('limit')}::int + ${value('offset')}::int`;
+  const company = sql`company_id = ${value('companyId')} and erased_at is null`;
+  // Where the older matches start: below the oldest ranked one, or below the cursor once it is there.
+  const tailStart = after
+    ? sql`(case when ${value('after0')}::real = 0 then ${value('after1')}::timestamptz else (select created_at from oldest) end,
+           case when ${value('after0')}::real = 0 then ${value('after2')}::uuid else (select id from oldest) end)`
+    : sql`((select created_at from oldest), (select id from oldest))`;
+  const rankedAfter = after ? sql`where (rank, created_at, id) < ${cursor}` : sql``;
+  const walk = sql`(select n from total)::bigint * (select n from total) > ${sql.raw(String(RANKED_MATCHES))}::bigint * (select ${keptCountQuery(value('companyId'), 'candidates')})`;
+  const newest = sql`order by created_at desc, id desc limit ${sql.raw(String(RANKED_MATCHES))}`;
+  return sql`with q as materialized (select ${prefixQuery(value('q'))} as query),
+    total as materialized (select count(*)::int as n from candidates where ${company} and search_vector @@ (select query from q)),
+    ranked as materialized (
+      (select id, created_at, updated_at, ts_rank(search_vector, (select query from q)) as rank from candidates
+        where ${company} and search_vector @@ (select query from q) and not ${walk} ${newest})
+      union all
+      (select id, created_at, updated_at, ts_rank(search_vector, (select query from q)) as rank from candidates
+        where ${company} and ts_match_vq(search_vector, (select query from q)) and ${walk} ${newest})
+    ),
+    oldest as (select created_at, id from ranked order by created_at, id limit 1),
+    matches as (
+      (select id, created_at, updated_at, rank from ranked ${rankedAfter})
+      union all
+      (select id, created_at, updated_at, 0::real as rank from candidates
+        where ${company} and ts_match_vq(search_vector, (select query from q)) and (created_at, id) < ${tailStart}
+          and (select n from total) > ${sql.raw(String(RANKED_MATCHES))}
+          and (select count(*) from ranked ${rankedAfter}) < ${wanted}
+        order by created_at desc, id desc limit ${wanted})
+    )
+    ${page(sql`(select n from total)`)}`;
+}
+
+/**
  * The candidates page, for every filter and ordering, as one statement: one round trip, one
  * snapshot, one fixed text per shape (which filters, ordering, cursor or not) that PostgreSQL
  * prepares once; the total comes as a row of its own, so a page past the end still has it. Built
  * once per shape, its values bound by name when it runs.
  * - Unfiltered: the page read in index order, the total the kept count.
- * - Filtered (q, updatedSince): the matches found once, counted and ordered from the same set (by
- *   rank with q), then only the page's rows read in full.
+ * - Searched (q): the newest matches ranked, the older ones after them (relevancePage), the total
+ *   counted from the search index; then only the page's rows read in full.
+ * - Changed since (updatedSince, with or without q): the matches found once, counted and ordered
+ *   from the same set, then only the page's rows read in full.
  */
 function pageStatement(filters: { q: boolean; updatedSince: boolean }, sort: (typeof ORDERINGS)[number], after: boolean): { text: string; params: unknown[] } {
   const { ordering } = sort;
@@ -145,19 +204,7 @@ function pageStatement(filters: { q: boolean; updatedSince: boolean }, sort: (ty
   const orderBy = (names: string[], prefix: string) => sql.raw(names.map((name) => `${prefix}${name} ${ordering.direction}`).join(', '));
   const limit = sql`limit ${value('limit')} offset ${value('offset')}`;
 
-  const query =
-    !q && !since
-      ? sql`select t.total, p.* from (select ${keptCountQuery(value('companyId'), 'candidates')} as total) t
-      left join lateral (select ${COLUMNS}, 0::float8 as rank from candidates c
-        where c.company_id = ${value('companyId')} and c.erased_at is null ${keyset('c.')}
-        order by ${orderBy(keys.columns, 'c.')} ${limit}) p on true
-      order by ${orderBy(keys.names, 'p.')}`
-      : sql`with matches as materialized (
-      select id, created_at, updated_at, ${q ? sql`ts_rank(search_vector, q.query)` : sql`0::real`} as rank
-      from candidates${q ? sql`, (select ${prefixQuery(q)} as query) q` : sql``}
-      where company_id = ${value('companyId')} and erased_at is null${since ? sql` and updated_at >= ${since}` : sql``}${q ? sql` and search_vector @@ q.query` : sql``}
-    )
-    select t.total, p.* from (select count(*)::int as total from matches) t
+  const page = (source: SQL) => sql`select t.total, p.* from (select ${source} as total) t
     left join lateral (
       select ${COLUMNS}, m.rank::float8 as rank from (
         select id, rank, created_at, updated_at from matches where true ${keyset('')}
@@ -165,6 +212,22 @@ function pageStatement(filters: { q: boolean; updatedSince: boolean }, sort: (ty
       ) m join candidates c on c.id = m.id
     ) p on true
     order by ${orderBy(keys.names, 'p.')}`;
+
+  const query =
+    !q && !since
+      ? sql`select t.total, p.* from (select ${keptCountQuery(value('companyId'), 'candidates')} as total) t
+      left join lateral (select ${COLUMNS}, 0::float8 as rank from candidates c
+        where c.company_id = ${value('companyId')} and c.erased_at is null ${keyset('c.')}
+        order by ${orderBy(keys.columns, 'c.')} ${limit}) p on true
+      order by ${orderBy(keys.names, 'p.')}`
+      : q && !since
+        ? relevancePage(after, page)
+        : sql`with matches as materialized (
+      select id, created_at, updated_at, 0::real as rank
+      from candidates${q ? sql`, (select ${prefixQuery(q)} as query) q` : sql``}
+      where company_id = ${value('companyId')} and erased_at is null and updated_at >= ${since}${q ? sql` and search_vector @@ q.query` : sql``}
+    )
+    ${page(sql`(select count(*)::int from matches)`)}`;
   const { sql: text, params } = new PgDialect().sqlToQuery(query);
   return { text, params };
 }
@@ -213,9 +276,10 @@ export async function listCandidates(
     after2: page.after?.[2],
   };
   const found = await queryStatement<PageRow | EmptyPage>(db, statement.text, fillPlaceholders(statement.params, { ...values }), {
-    // Newest first and the search are planned once: the search's one index answers company and
-    // words together (migration 0022), whatever either is. How many rows changed since a time
-    // depends on the time: PostgreSQL plans those with their values.
+    // Newest first and the search are planned once: the same index walk whatever the company or
+    // page; the search's one index answers company and words together (migration 0022), and the
+    // search chooses how to find its newest matches itself (relevancePage). How many rows changed
+    // since a time depends on the time: PostgreSQL plans those with their values.
     planOnce: !shape.updatedSince,
   });
   // The rows as read, their `total` column left on them (no reader looks at it): a copy of each
