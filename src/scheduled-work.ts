@@ -5,7 +5,7 @@
 import type { Deps } from './deps.ts';
 import { COMPACT_EVERY_MS, compactKeptCounts } from './infra/kept-counts/compact.ts';
 import { sweepRetention } from './maintenance/retention.ts';
-import { sweepFileDeletions } from './modules/documents/service.ts';
+import { extractDueFileTexts, sweepFileDeletions } from './modules/documents/service.ts';
 import { closeExpiredJobListings, translateDueJobListings } from './modules/job-listings/service.ts';
 import { startWebhookWorker, type WorkerLog } from './modules/webhooks/delivery-worker.ts';
 import { startPeriodic, type Periodic } from './shared/periodic.ts';
@@ -37,6 +37,7 @@ function sweeps(deps: Deps): Sweep[] {
     // Stored files whose deletion a failure or a crash left undone (deletes, erasures), and objects
     // of uploads whose row never committed (their mark falls due an hour after the upload began).
     { name: 'delete stored files', intervalMs: MINUTE_MS, run: () => count(sweepFileDeletions(ctx)) },
+    { name: 'take the text of stored files', intervalMs: MINUTE_MS, run: () => count(extractDueFileTexts(ctx)) },
     // Old events, deliveries and idempotency keys; expired authorization-server rows.
     { name: 'retention', intervalMs: 10 * MINUTE_MS, run: () => sweepRetention(ctx, config.retention) },
     // The kept counts' delta rows, folded so a total sums a handful of rows (never a log line).

@@ -1914,6 +1914,17 @@ export interface components {
             createdAt: string;
             /** @description Where its bytes are fetched (GET, scope candidates:read) */
             contentPath: string;
+            /**
+             * @description Its text, taken in the background after the upload (PDF, DOCX and TXT): PENDING until then, DONE, NONE for a type no text is taken from, FAILED when the file could not be read in time
+             * @enum {unknown}
+             */
+            textStatus: "PENDING" | "DONE" | "NONE" | "FAILED";
+            /** @description Contact details found in its text (at most five of each): suggestions, never written over the candidate's own */
+            contactSuggestions: {
+                emails: string[];
+                phones: string[];
+                links: string[];
+            } | null;
         };
         FileDownloadLink: {
             /**
@@ -14932,7 +14943,19 @@ export interface operations {
                      *             "label": "ATS sync"
                      *           },
                      *           "createdAt": "2026-03-02T09:30:00.000Z",
-                     *           "contentPath": "Example text"
+                     *           "contentPath": "Example text",
+                     *           "textStatus": "PENDING",
+                     *           "contactSuggestions": {
+                     *             "emails": [
+                     *               "Example text"
+                     *             ],
+                     *             "phones": [
+                     *               "Example text"
+                     *             ],
+                     *             "links": [
+                     *               "Example text"
+                     *             ]
+                     *           }
                      *         }
                      *       ],
                      *       "events": [
@@ -17393,7 +17416,19 @@ export interface operations {
                      *             "label": "ATS sync"
                      *           },
                      *           "createdAt": "2026-03-02T09:30:00.000Z",
-                     *           "contentPath": "Example text"
+                     *           "contentPath": "Example text",
+                     *           "textStatus": "PENDING",
+                     *           "contactSuggestions": {
+                     *             "emails": [
+                     *               "Example text"
+                     *             ],
+                     *             "phones": [
+                     *               "Example text"
+                     *             ],
+                     *             "links": [
+                     *               "Example text"
+                     *             ]
+                     *           }
                      *         }
                      *       ],
                      *       "pagination": {
@@ -17709,7 +17744,19 @@ export interface operations {
                      *         "label": "ATS sync"
                      *       },
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
-                     *       "contentPath": "Example text"
+                     *       "contentPath": "Example text",
+                     *       "textStatus": "PENDING",
+                     *       "contactSuggestions": {
+                     *         "emails": [
+                     *           "Example text"
+                     *         ],
+                     *         "phones": [
+                     *           "Example text"
+                     *         ],
+                     *         "links": [
+                     *           "Example text"
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["CandidateFile"];
@@ -18025,7 +18072,19 @@ export interface operations {
                      *         "label": "ATS sync"
                      *       },
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
-                     *       "contentPath": "Example text"
+                     *       "contentPath": "Example text",
+                     *       "textStatus": "PENDING",
+                     *       "contactSuggestions": {
+                     *         "emails": [
+                     *           "Example text"
+                     *         ],
+                     *         "phones": [
+                     *           "Example text"
+                     *         ],
+                     *         "links": [
+                     *           "Example text"
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["CandidateFile"];
@@ -23058,7 +23117,19 @@ export interface operations {
                  *             "label": "ATS sync"
                  *           },
                  *           "createdAt": "2026-03-02T09:30:00.000Z",
-                 *           "contentPath": "Example text"
+                 *           "contentPath": "Example text",
+                 *           "textStatus": "PENDING",
+                 *           "contactSuggestions": {
+                 *             "emails": [
+                 *               "Example text"
+                 *             ],
+                 *             "phones": [
+                 *               "Example text"
+                 *             ],
+                 *             "links": [
+                 *               "Example text"
+                 *             ]
+                 *           }
                  *         }
                  *       }
                  *     }
@@ -23120,7 +23191,19 @@ export interface operations {
                  *             "label": "ATS sync"
                  *           },
                  *           "createdAt": "2026-03-02T09:30:00.000Z",
-                 *           "contentPath": "Example text"
+                 *           "contentPath": "Example text",
+                 *           "textStatus": "PENDING",
+                 *           "contactSuggestions": {
+                 *             "emails": [
+                 *               "Example text"
+                 *             ],
+                 *             "phones": [
+                 *               "Example text"
+                 *             ],
+                 *             "links": [
+                 *               "Example text"
+                 *             ]
+                 *           }
                  *         }
                  *       }
                  *     }

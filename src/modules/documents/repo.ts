@@ -121,3 +121,17 @@ export async function postponeDeletion(db: Db, key: string, retryAt: Date): Prom
     .set({ dueAt: retryAt, attempts: sql`${candidateFileDeletions.attempts} + 1` })
     .where(eq(candidateFileDeletions.storageKey, key));
 }
+
+/** Files whose text is still to be taken, oldest first. */
+export async function findFilesAwaitingText(db: Db, limit: number): Promise<CandidateFileRow[]> {
+  return db.select().from(candidateFiles).where(eq(candidateFiles.textStatus, 'PENDING')).orderBy(asc(candidateFiles.createdAt)).limit(limit);
+}
+
+/** What the text extraction found (a file deleted meanwhile is simply not there to update). */
+export async function recordFileText(
+  db: Db,
+  id: string,
+  found: Pick<CandidateFileRow, 'textStatus' | 'extractedText' | 'contactSuggestions'>,
+): Promise<void> {
+  await db.update(candidateFiles).set(found).where(and(eq(candidateFiles.id, id), eq(candidateFiles.textStatus, 'PENDING')));
+}

@@ -25,6 +25,21 @@ export const CandidateFile = Type.Object(
     ),
     createdAt: Type.String({ format: 'date-time' }),
     contentPath: Type.String({ description: 'Where its bytes are fetched (GET, scope candidates:read)' }),
+    textStatus: Type.Enum(['PENDING', 'DONE', 'NONE', 'FAILED'], {
+      description:
+        'Its text, taken in the background after the upload (PDF, DOCX and TXT): PENDING until then, DONE, NONE for a type no text is taken from, FAILED when the file could not be read in time',
+    }),
+    contactSuggestions: Type.Union(
+      [
+        Type.Object({
+          emails: Type.Array(Type.String()),
+          phones: Type.Array(Type.String()),
+          links: Type.Array(Type.String()),
+        }),
+        Type.Null(),
+      ],
+      { description: "Contact details found in its text (at most five of each): suggestions, never written over the candidate's own" },
+    ),
   },
   { $id: 'CandidateFile', description: "A file attached to a candidate: its metadata (the bytes are fetched from contentPath)" },
 );

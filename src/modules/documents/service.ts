@@ -24,6 +24,7 @@ import {
   findCandidateFile,
   findCandidateFileById,
   findDueDeletions,
+  findFilesAwaitingText,
   findFilesOfCandidate,
   forgetDeletions,
   insertCandidateFile,
@@ -32,7 +33,10 @@ import {
   postponeDeletion,
   scheduleDeletions,
   type CandidateFileRow,
+  recordFileText,
 } from './repo.ts';
+import { findContactSuggestions, type ContactSuggestions } from './text/contact-suggestions.ts';
+import { extractDocumentText } from './text/extract.ts';
 
 declare module '../../shared/context.ts' {
   interface ServiceContext {
@@ -68,6 +72,10 @@ export interface CandidateFileView {
   createdAt: string;
   /** Where the bytes are fetched (with the candidates:read scope). */
   contentPath: string;
+  /** Whether its text was taken yet (PENDING), and how that went. */
+  textStatus: string;
+  /** Contact details found in its text: suggestions, never written over the candidate's. */
+  contactSuggestions: ContactSuggestions | null;
 }
 
 export function toCandidateFileView(row: CandidateFileRow): CandidateFileView {
@@ -82,6 +90,8 @@ export function toCandidateFileView(row: CandidateFileRow): CandidateFileView {
     uploadedBy: { type: row.uploadedByType as Uploader['type'], id: row.uploadedById, label: row.uploadedByLabel },
     createdAt: row.createdAt.toISOString(),
     contentPath: `/public/v1/candidates/${row.candidateId}/files/${row.id}/content`,
+    textStatus: row.textStatus,
+    contactSuggestions: row.contactSuggestions,
   };
 }
 
@@ -219,6 +229,9 @@ export async function commitStagedFile(
       uploadedById: owner.uploader.id,
       uploadedByLabel: owner.uploader.label,
       createdAt: now,
+      textStatus: 'PENDING',
+      extractedText: null,
+      contactSuggestions: null,
     };
     await insertCandidateFile(tx.db, row);
     const view = toCandidateFileView(row);
@@ -397,4 +410,34 @@ export async function sweepFileDeletions(ctx: ServiceContext): Promise<number> {
 /** The candidate's files (metadata), oldest first, for their data export. */
 export async function exportFilesOf(ctx: ServiceContext, companyId: string, candidateId: string): Promise<CandidateFileView[]> {
   return (await findFilesOfCandidate(ctx.db, companyId, candidateId)).map(toCandidateFileView);
+}
+
+const TEXT_BATCH = 5;
+
+/**
+ * The scheduled work: takes the text of files stored since the last round (each in a worker thread
+ * with its own heap and deadline, text/extract.ts) and keeps it with the contact details found in
+ * it. A file that cannot be read is marked FAILED and not tried again.
+ */
+export async function extractDueFileTexts(ctx: ServiceContext): Promise<number> {
+  if (!ctx.fileStore) return 0;
+  const rows = await findFilesAwaitingText(ctx.db, TEXT_BATCH);
+  for (const row of rows) {
+    const body = await ctx.fileStore.get(row.storageKey);
+    if (!body) {
+      await recordFileText(ctx.db, row.id, { textStatus: 'FAILED', extractedText: null, contactSuggestions: null });
+      continue;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) chunks.push(chunk as Buffer);
+    const outcome = await extractDocumentText(Buffer.concat(chunks), row.contentType);
+    await recordFileText(
+      ctx.db,
+      row.id,
+      outcome.kind === 'text'
+        ? { textStatus: 'DONE', extractedText: outcome.text, contactSuggestions: findContactSuggestions(outcome.text) }
+        : { textStatus: outcome.kind === 'none' ? 'NONE' : 'FAILED', extractedText: null, contactSuggestions: null },
+    );
+  }
+  return rows.length;
 }

@@ -1,4 +1,5 @@
-import { bigint, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { ContactSuggestions } from './text/contact-suggestions.ts';
 
 /** A candidate's file: its metadata and where its bytes are (migration 0034). */
 export const candidateFiles = pgTable('candidate_files', {
@@ -15,6 +16,10 @@ export const candidateFiles = pgTable('candidate_files', {
   uploadedById: uuid('uploaded_by_id'),
   uploadedByLabel: text('uploaded_by_label').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  /** Text taken by the scheduled work (migration 0037): PENDING, DONE, NONE or FAILED. */
+  textStatus: text('text_status').notNull().default('PENDING'),
+  extractedText: text('extracted_text'),
+  contactSuggestions: jsonb('contact_suggestions').$type<ContactSuggestions>(),
 });
 
 /** Stored objects to delete once `dueAt` has passed (an unfinished upload, a delete, an erasure). */
