@@ -59,8 +59,17 @@ export class PostgresPools implements StatementClient {
     return this.writes.connect();
   }
 
+  /**
+   * Whether each fixed statement is a plain read, decided once per text: poolFor reads the whole
+   * text (a list page's is a thousand characters), and the fixed statements are a few dozen texts.
+   */
+  readonly #plainReads = new Map<string, boolean>();
+
   async runStatement(text: string, values: unknown[], options: StatementOptions): Promise<unknown[]> {
-    return (await this[poolFor(text, options)].query(this.#statementConfig(text, values))).rows;
+    let plainRead = this.#plainReads.get(text);
+    if (plainRead === undefined) this.#plainReads.set(text, (plainRead = poolFor(text) === 'reads'));
+    const pool = !plainRead ? this.writes : options.planOnce ? this.planned : this.reads;
+    return (await pool.query(this.#statementConfig(text, values))).rows;
   }
 
   get all(): pg.Pool[] {
