@@ -166,7 +166,44 @@ const DEEP_OFFSET = 2_000;
 
 const APPLICATION_COLUMNS = sql.raw(selectList(applications));
 
-type PageRow = ApplicationRow & CandidateColumns & { total: number; id: string | null };
+/**
+ * A page statement's row is read by index (queryStatement's `arrays`): the total, then the
+ * application's columns in selectList's order (tables.ts), then CANDIDATE_COLUMNS'. Where each
+ * application column is, from the same list the statement's text was made from.
+ */
+const APPLICATION_AT = Object.fromEntries(Object.keys(getTableColumns(applications)).map((key, i) => [key, i + 1])) as Record<keyof ApplicationRow, number>;
+const CANDIDATE_AT = Object.keys(APPLICATION_AT).length + 1;
+
+const column = <K extends keyof ApplicationRow>(values: unknown[], key: K) => values[APPLICATION_AT[key]] as ApplicationRow[K];
+
+/** A page statement's row as the application (typed against tables.ts: a new column fails to compile here) and its candidate. */
+function pageRowOf(values: unknown[]): ApplicationWithCandidate {
+  const row: ApplicationRow = {
+    id: column(values, 'id'),
+    companyId: column(values, 'companyId'),
+    jobListingId: column(values, 'jobListingId'),
+    candidateId: column(values, 'candidateId'),
+    status: column(values, 'status'),
+    source: column(values, 'source'),
+    coverLetter: column(values, 'coverLetter'),
+    appliedAt: column(values, 'appliedAt'),
+    updatedAt: column(values, 'updatedAt'),
+    furthestStage: column(values, 'furthestStage'),
+  };
+  const email = values[CANDIDATE_AT + 3] as string | null;
+  const candidate =
+    email === null
+      ? undefined
+      : {
+          id: row.candidateId,
+          firstName: values[CANDIDATE_AT] as string,
+          lastName: values[CANDIDATE_AT + 1] as string,
+          headline: values[CANDIDATE_AT + 2] as string | null,
+          email,
+          phone: values[CANDIDATE_AT + 4] as string | null,
+        };
+  return { row, candidate };
+}
 
 /** The values a page statement binds, by the name of its placeholder. */
 interface PageValues {
@@ -304,12 +341,11 @@ export async function listApplications(
   // Planned once only where the best plan is the same whatever the values: not for a deep page
   // (the day it starts from) nor for filters (how common their values are).
   const planOnce = kept && !shape.statuses && !shape.deep;
-  const found = await queryStatement<PageRow>(db, statement.text, fillPlaceholders(statement.params, values), { planOnce });
-  if (found[0].id === null) return { rows: [], total: found[0].total };
-  // Each answered row is the application as it is (every id set past the check above; the total
-  // and the candidate's columns stay on it, unread): copying it without them (a rest pattern per
-  // row, twice) was a tenth of the page's instructions and most of its garbage.
-  return { rows: (found as Array<ApplicationRow & CandidateColumns>).map((row) => ({ row, candidate: candidateOf(row) })), total: found[0].total };
+  const found = await queryStatement<unknown[]>(db, statement.text, fillPlaceholders(statement.params, values), { planOnce, arrays: true });
+  const total = found[0][0] as number;
+  // Past the end, the total's row alone (no application: a null id).
+  if (column(found[0], 'id') === null) return { rows: [], total };
+  return { rows: found.map(pageRowOf), total };
 }
 
 /** The submission (no fromStatus) sorts before the moves of the same millisecond. */
