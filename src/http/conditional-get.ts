@@ -41,8 +41,8 @@ function sendsEntityTag(schema: Json): boolean {
 /**
  * The ETag of a body, remembered for the last body and language it was made for: a route that
  * tags its body answers the same body again and again (reference data), and its digest (a
- * SHA-256 of the body) was a tenth of such a request's instructions. Comparing the body with the
- * last one costs far less than hashing it.
+ * SHA-256 of the body's JSON text) was ~15,000 instructions of an authenticated /enums (~430,000
+ * without it, callgrind). Comparing the body with the last one costs far less than hashing it.
  */
 function lastTagOfBody(): (payload: string, variant: string) => string {
   let last: { payload: string; variant: string; tag: string } | undefined;
