@@ -3,7 +3,7 @@ import { PGlite, type PGliteOptions, type QueryOptions, type Results, type Trans
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { drizzle } from 'drizzle-orm/pglite';
 import { privateDataDir, restrictDataDirModes } from './data-dir-modes.ts';
-import type { Database, Db, StatementClient } from './driver.ts';
+import type { Database, Db, StatementClient, StatementOptions } from './driver.ts';
 import { lockDataDir } from './embedded-lock.ts';
 import { VALUE_PARSERS } from './values.ts';
 
@@ -11,6 +11,7 @@ import { VALUE_PARSERS } from './values.ts';
 export const EMBEDDED_EXTENSIONS: PGliteOptions['extensions'] = { btree_gin };
 
 const STATEMENT_OPTIONS: QueryOptions = { parsers: VALUE_PARSERS };
+const ARRAY_STATEMENT_OPTIONS: QueryOptions = { parsers: VALUE_PARSERS, rowMode: 'array' };
 
 /**
  * What Drizzle runs on: PGlite, or one of its transactions (whose own transactions Drizzle makes
@@ -32,8 +33,8 @@ class EmbeddedClient implements StatementClient {
     return this.#target.transaction((tx) => work(new EmbeddedClient(tx)));
   }
 
-  async runStatement(text: string, values: unknown[]): Promise<unknown[]> {
-    return (await this.#target.query(text, values, STATEMENT_OPTIONS)).rows;
+  async runStatement(text: string, values: unknown[], options: StatementOptions): Promise<unknown[]> {
+    return (await this.#target.query(text, values, options.arrays ? ARRAY_STATEMENT_OPTIONS : STATEMENT_OPTIONS)).rows;
   }
 }
 

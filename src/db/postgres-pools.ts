@@ -40,9 +40,9 @@ export class PostgresPools implements StatementClient {
    * the plan (plan_cache_mode = force_generic_plan; see src/db/postgres.ts).
    */
   readonly planned: pg.Pool;
-  readonly #statementConfig: (text: string, values: unknown[]) => pg.QueryConfig;
+  readonly #statementConfig: (text: string, values: unknown[], options: StatementOptions) => pg.QueryConfig | pg.QueryArrayConfig;
 
-  constructor(pools: { writes: pg.Pool; reads: pg.Pool; planned: pg.Pool }, statementConfig: (text: string, values: unknown[]) => pg.QueryConfig) {
+  constructor(pools: { writes: pg.Pool; reads: pg.Pool; planned: pg.Pool }, statementConfig: (text: string, values: unknown[], options: StatementOptions) => pg.QueryConfig | pg.QueryArrayConfig) {
     this.writes = pools.writes;
     this.reads = pools.reads;
     this.planned = pools.planned;
@@ -59,8 +59,17 @@ export class PostgresPools implements StatementClient {
     return this.writes.connect();
   }
 
+  /**
+   * Whether each fixed statement is a plain read, decided once per text: poolFor reads the whole
+   * text (a list page's is a thousand characters), and the fixed statements are a few dozen texts.
+   */
+  readonly #plainReads = new Map<string, boolean>();
+
   async runStatement(text: string, values: unknown[], options: StatementOptions): Promise<unknown[]> {
-    return (await this[poolFor(text, options)].query(this.#statementConfig(text, values))).rows;
+    let plainRead = this.#plainReads.get(text);
+    if (plainRead === undefined) this.#plainReads.set(text, (plainRead = poolFor(text) === 'reads'));
+    const pool = !plainRead ? this.writes : options.planOnce ? this.planned : this.reads;
+    return (await pool.query(this.#statementConfig(text, values, options))).rows;
   }
 
   get all(): pg.Pool[] {

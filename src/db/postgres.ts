@@ -3,7 +3,7 @@
 // statements.
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import type { Database, Db, StatementClient } from './driver.ts';
+import type { Database, Db, StatementClient, StatementOptions } from './driver.ts';
 import { DatabaseConnectError } from './errors.ts';
 import { PostgresNotifications } from './notifications.ts';
 import { dropBrokenConnections, measureWaits, PostgresPools } from './postgres-pools.ts';
@@ -36,9 +36,10 @@ const STATEMENT_TYPES = {
 class PreparedStatements {
   readonly #names = new Map<string, string>();
 
-  config(text: string, values: unknown[]): pg.QueryConfig {
+  config(text: string, values: unknown[], options: StatementOptions): pg.QueryConfig | pg.QueryArrayConfig {
     let name = this.#names.get(text);
     if (name === undefined) this.#names.set(text, (name = `s${this.#names.size}`));
+    if (options.arrays) return { name, text, values, types: STATEMENT_TYPES, rowMode: 'array' };
     return { name, text, values, types: STATEMENT_TYPES };
   }
 }
@@ -46,8 +47,8 @@ class PreparedStatements {
 /** The pools' connections: pg's client, and a transaction's connection runs fixed statements too. */
 function connectionClass(statements: PreparedStatements): typeof pg.Client {
   return class Connection extends pg.Client implements StatementClient {
-    async runStatement(text: string, values: unknown[]): Promise<unknown[]> {
-      return (await this.query(statements.config(text, values))).rows;
+    async runStatement(text: string, values: unknown[], options: StatementOptions): Promise<unknown[]> {
+      return (await this.query(statements.config(text, values, options))).rows;
     }
   };
 }
@@ -82,7 +83,7 @@ export async function openPostgres(databaseUrl: string, poolSize: number, timeou
     // PostgreSQL then compiled the plan again on every execution (7 ms for a 0.2 ms page).
     onConnect: async (client) => void (await client.query('SET plan_cache_mode = force_generic_plan; SET jit = off')),
   });
-  const pools = new PostgresPools({ writes, reads, planned }, (text, values) => statements.config(text, values));
+  const pools = new PostgresPools({ writes, reads, planned }, (text, values, options) => statements.config(text, values, options));
   // Readiness asks on a connection of its own, kept open, with a short timeout: a full pool or a
   // lock must not make a database that answers look down (and take every server out of rotation).
   const ready = new pg.Pool({

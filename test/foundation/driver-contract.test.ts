@@ -175,6 +175,22 @@ describe('the driver adapter', () => {
     );
   });
 
+  it('answers a row as the array of its values in select-list order when asked (`arrays`), inside a transaction too', async () => {
+    const value = { at: 1_700_000_000_654_321n, amount: '-1.5', amountNumber: null, count: 9, label: 'Ünïcode', flag: false, ref: null, tags: [], doc: [1, { a: null }], day: null, size: -3, ratio: 2.25 };
+    for (const { name, database } of engines) {
+      const { db } = database;
+      await queryStatement(db, INSERT, parameters(200_000, value));
+      const [object] = await queryStatement<Record<string, unknown>>(db, READ_RAW, [200_000]);
+      const [array] = await queryStatement<unknown[]>(db, READ_RAW, [200_000], { arrays: true });
+      expect(array, name).toEqual(COLUMNS.split(', ').map((column) => object?.[column]));
+      expect(array, name).toEqual(Object.values(expectedRaw(200_000, value)));
+      const inside = await db.transaction((tx) => queryStatement<unknown[]>(tx, READ_RAW, [200_000], { arrays: true }));
+      expect(inside, name).toEqual([array]);
+      // The same statement as objects again afterwards (PostgreSQL prepares each text once per connection).
+      expect(await queryStatement(db, READ_RAW, [200_000]), name).toEqual([object]);
+    }
+  });
+
   it('answers the same inside a transaction as outside, on its connection', async () => {
     for (const { name, database } of engines) {
       const { db } = database;

@@ -1,7 +1,9 @@
 // ETag on single-resource GETs and If-Match on PATCH of job listings (docs/decisions.md, "Entity
 // tags"): a stale If-Match is a 412 in the envelope and changes nothing; of two writers holding the
 // same version, exactly one wins. If-None-Match with the current tag answers 304 ("Conditional GET").
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entityTag } from '../../src/shared/etag.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { expectErrorEnvelope } from '../helpers/envelope.ts';
 import { applicant, countEvents, makeListing } from '../helpers/factories.ts';
@@ -172,6 +174,20 @@ describe('conditional GET (If-None-Match)', () => {
       expect((await get(url)).headers.etag).toBe(tag);
     }
     expect((await get('/public/v1/sectors')).headers.etag).not.toBe((await get('/public/v1/tags')).headers.etag);
+  });
+
+  it('a reference list whose content changed gets the tag of its new content, not the one last made', async () => {
+    const before = await get('/public/v1/tags');
+    await get('/public/v1/tags');
+    await t.database.db.execute(sql`insert into tags (id, name, tag_type) values (gen_random_uuid(), 'Revalidated', 'SKILL')`);
+    const after = await get('/public/v1/tags');
+    expect(after.body).not.toBe(before.body);
+    expect(after.headers.etag).toBe(entityTag(after.body, ''));
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect((await get('/public/v1/tags', { 'if-none-match': before.headers.etag as string })).statusCode).toBe(200);
+    // The same content answers the same tag again, interleaved with another route's.
+    expect((await get('/public/v1/enums')).headers.etag).toBe((await get('/public/v1/enums')).headers.etag);
+    expect((await get('/public/v1/tags')).headers.etag).toBe(after.headers.etag);
   });
 
   it('leaves errors and answers without an ETag alone', async () => {

@@ -45,14 +45,12 @@ export interface ApplicationWithCandidate {
   candidate: CandidateSummaryView | undefined;
 }
 
-/** Splits a row read with CANDIDATE_COLUMNS beside the application's columns. */
-function withCandidateColumns<R extends ApplicationRow>({ cFirstName, cLastName, cHeadline, cEmail, cPhone, ...row }: R & CandidateColumns) {
-  const candidate =
-    cEmail === null
-      ? undefined
-      : { id: row.candidateId, firstName: cFirstName!, lastName: cLastName!, headline: cHeadline, email: cEmail, phone: cPhone };
-  return { row, candidate };
+/** The candidate's summary from the CANDIDATE_COLUMNS read beside an application's columns (undefined if it has none). */
+function candidateOf(row: ApplicationRow & CandidateColumns): CandidateSummaryView | undefined {
+  if (row.cEmail === null) return undefined;
+  return { id: row.candidateId, firstName: row.cFirstName!, lastName: row.cLastName!, headline: row.cHeadline, email: row.cEmail, phone: row.cPhone };
 }
+
 
 /**
  * The company's application, its row version (`xmin`: every update of the row changes it) and its
@@ -66,8 +64,8 @@ export async function findApplicationVersion(
 ): Promise<(ApplicationWithCandidate & { version: string }) | undefined> {
   const [found] = await queryStatement<ApplicationRow & { version: string } & CandidateColumns>(db, APPLICATION_VERSION, [companyId, id]);
   if (!found) return undefined;
-  const { row: { version, ...row }, candidate } = withCandidateColumns(found);
-  return { row, candidate, version };
+  // The row as read (its version and the candidate's columns stay on it, unread): no copy.
+  return { row: found, candidate: candidateOf(found), version: found.version };
 }
 
 const HISTORY_COLUMNS = Object.entries(getTableColumns(applicationStatusHistory)) as Array<[keyof StatusHistoryRow, PgColumn]>;
@@ -178,7 +176,44 @@ const DEEP_OFFSET = 2_000;
 
 const APPLICATION_COLUMNS = sql.raw(selectList(applications));
 
-type PageRow = ApplicationRow & CandidateColumns & { total: number; id: string | null };
+/**
+ * A page statement's row is read by index (queryStatement's `arrays`): the total, then the
+ * application's columns in selectList's order (tables.ts), then CANDIDATE_COLUMNS'. Where each
+ * application column is, from the same list the statement's text was made from.
+ */
+const APPLICATION_AT = Object.fromEntries(Object.keys(getTableColumns(applications)).map((key, i) => [key, i + 1])) as Record<keyof ApplicationRow, number>;
+const CANDIDATE_AT = Object.keys(APPLICATION_AT).length + 1;
+
+const column = <K extends keyof ApplicationRow>(values: unknown[], key: K) => values[APPLICATION_AT[key]] as ApplicationRow[K];
+
+/** A page statement's row as the application (typed against tables.ts: a new column fails to compile here) and its candidate. */
+function pageRowOf(values: unknown[]): ApplicationWithCandidate {
+  const row: ApplicationRow = {
+    id: column(values, 'id'),
+    companyId: column(values, 'companyId'),
+    jobListingId: column(values, 'jobListingId'),
+    candidateId: column(values, 'candidateId'),
+    status: column(values, 'status'),
+    source: column(values, 'source'),
+    coverLetter: column(values, 'coverLetter'),
+    appliedAt: column(values, 'appliedAt'),
+    updatedAt: column(values, 'updatedAt'),
+    furthestStage: column(values, 'furthestStage'),
+  };
+  const email = values[CANDIDATE_AT + 3] as string | null;
+  const candidate =
+    email === null
+      ? undefined
+      : {
+          id: row.candidateId,
+          firstName: values[CANDIDATE_AT] as string,
+          lastName: values[CANDIDATE_AT + 1] as string,
+          headline: values[CANDIDATE_AT + 2] as string | null,
+          email,
+          phone: values[CANDIDATE_AT + 4] as string | null,
+        };
+  return { row, candidate };
+}
 
 /** The values a page statement binds, by the name of its placeholder. */
 interface PageValues {
@@ -316,9 +351,11 @@ export async function listApplications(
   // Planned once only where the best plan is the same whatever the values: not for a deep page
   // (the day it starts from) nor for filters (how common their values are).
   const planOnce = kept && !shape.statuses && !shape.deep;
-  const found = await queryStatement<PageRow>(db, statement.text, fillPlaceholders(statement.params, values), { planOnce });
-  if (found[0].id === null) return { rows: [], total: found[0].total };
-  return { rows: found.map(({ total: _total, ...row }) => withCandidateColumns(row as ApplicationRow & CandidateColumns)), total: found[0].total };
+  const found = await queryStatement<unknown[]>(db, statement.text, fillPlaceholders(statement.params, values), { planOnce, arrays: true });
+  const total = found[0][0] as number;
+  // Past the end, the total's row alone (no application: a null id).
+  if (column(found[0], 'id') === null) return { rows: [], total };
+  return { rows: found.map(pageRowOf), total };
 }
 
 /** The submission (no fromStatus) sorts before the moves of the same millisecond. */
