@@ -198,6 +198,7 @@ function pageRowOf(values: unknown[]): ApplicationWithCandidate {
     coverLetter: column(values, 'coverLetter'),
     appliedAt: column(values, 'appliedAt'),
     updatedAt: column(values, 'updatedAt'),
+    rejectionReasonId: column(values, 'rejectionReasonId'),
     furthestStage: column(values, 'furthestStage'),
   };
   const email = values[CANDIDATE_AT + 3] as string | null;
