@@ -196,7 +196,7 @@ function refuseQueryCredentials(auth: RouteAuth): onRequestHookHandler {
  * of the same tokens) and is not repeated per operation (docs/decisions.md).
  */
 function securityOf(auth: RouteAuth): Array<Record<string, string[]>> {
-  const scopes: string[] = auth.peopleScope ? [auth.peopleScope] : auth.scope ? [auth.scope] : [];
+  const scopes: string[] = auth.scope ? [auth.scope] : [];
   const bearer: Array<Record<string, string[]>> = [{ [OAUTH_SCHEME]: scopes }];
   return auth.bearerOnly ? bearer : [{ [API_KEY_SCHEME]: [] }, ...bearer];
 }

@@ -9,6 +9,10 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { messagePage } from '../shared/html-page.ts';
 
+/** The service's mark (dashboard/index.html links the same drawing as a data: URL). */
+const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#3b4bb0"/><path d="M10 23V9h7a4.5 4.5 0 0 1 0 9h-7m7 0 5 5" fill="none" stroke="white" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/></svg>';
+
 const DASHBOARD_DIST = fileURLToPath(new URL('../../dashboard/dist/', import.meta.url));
 
 const TYPES: Record<string, string> = {
@@ -78,6 +82,10 @@ export async function registerDashboard(app: FastifyInstance, options: { dir?: s
 
   const hidden = { schema: { hide: true } };
   app.get('/', hidden, async (_request, reply) => reply.redirect('/dashboard/', 302));
+  // Browsers ask every origin for it (the sign-in pages link none): the service's mark, not a 404.
+  app.get('/favicon.ico', hidden, async (_request, reply) =>
+    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON),
+  );
   app.get('/dashboard', hidden, async (_request, reply) => reply.redirect('/dashboard/', 302));
   app.get('/dashboard/', hidden, async (_request, reply) => send(reply, 'index.html'));
   app.get<{ Params: { '*': string } }>('/dashboard/*', hidden, async (request, reply) => send(reply, request.params['*']));

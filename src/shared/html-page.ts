@@ -1,14 +1,11 @@
 // The page every server-rendered HTML answer shares (sign-in and consent, sign-in errors, the
-// dashboard's "not built" notice): plain HTML with inline CSS and icon, no inline script and no
-// external asset (nothing loads from another origin, and no /favicon.ico is asked for). Everything
-// shown is escaped.
+// dashboard's "not built" notice): plain HTML with inline CSS, no inline script and no external
+// asset (nothing loads from another origin; the browser's own /favicon.ico request is answered by
+// src/http/dashboard.ts). Everything shown is escaped.
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
-
-/** The service's mark (the dashboard's index.html has the same). */
-const ICON = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%233b4bb0'/%3E%3Cpath d='M10 23V9h7a4.5 4.5 0 0 1 0 9h-7m7 0 5 5' fill='none' stroke='white' stroke-width='3' stroke-linecap='round' stroke-linejoin='round'/%3E%3C/svg%3E";
 
 const STYLE = `
   *{box-sizing:border-box}
@@ -38,7 +35,6 @@ export function page(title: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<link rel="icon" href="${ICON}">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head>
