@@ -1,6 +1,6 @@
 // Real documents built in the test, byte by byte: a PDF with text on its pages and a DOCX (a zip
 // with the parts Word writes), so extraction is tested on files any reader opens.
-import { crc32, deflateRawSync } from 'node:zlib';
+import { storedZip } from '../documents/samples.ts';
 
 /** A PDF (1.4, Helvetica) with one page per entry of `pages`, each holding its lines of text. */
 export function pdfWithText(pages: string[][]): Buffer {
@@ -28,52 +28,10 @@ export function pdfWithText(pages: string[][]): Buffer {
   return Buffer.from(body, 'latin1');
 }
 
-/** A zip of the given files (deflated), as Office documents are. */
-export function zip(files: Record<string, string>): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const [name, content] of Object.entries(files)) {
-    const raw = Buffer.from(content, 'utf8');
-    const packed = deflateRawSync(raw);
-    const nameBytes = Buffer.from(name, 'utf8');
-    const crc = crc32(raw);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(raw.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(raw.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, nameBytes, packed);
-    centrals.push(central, nameBytes);
-    offset += local.length + nameBytes.length + packed.length;
-  }
-  const centralSize = centrals.reduce((sum, part) => sum + part.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Object.keys(files).length, 8);
-  end.writeUInt16LE(Object.keys(files).length, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, ...centrals, end]);
-}
-
 /** A DOCX whose body is the given paragraphs. */
 export function docxWithText(paragraphs: string[]): Buffer {
   const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return zip({
+  return storedZip(Object.entries({
     '[Content_Types].xml':
       '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
     '_rels/.rels':
@@ -81,5 +39,5 @@ export function docxWithText(paragraphs: string[]): Buffer {
     'word/document.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paragraphs
       .map((text) => `<w:p><w:r><w:t xml:space="preserve">${escape(text)}</w:t></w:r></w:p>`)
       .join('')}</w:body></w:document>`,
-  });
+  }));
 }
