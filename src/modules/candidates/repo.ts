@@ -6,13 +6,13 @@ import { keptCountQuery } from '../../infra/kept-counts/read.ts';
 import { candidates, candidateSummariesView } from './tables.ts';
 
 /**
- * Every column a reader gets: all of the table's but the search vector (no reader needs it) and the
- * erasure mark (readers see only rows without it). Taken from the table, so a column added there
- * is read by every statement here.
+ * Every column a reader gets: all of the table's but the search vector and the files' words (no
+ * reader needs them; the words may be a résumé's thousands) and the erasure mark (readers see only
+ * rows without it). Taken from the table, so a column added there is read by every statement here.
  */
-const { searchVector: _searchVector, erasedAt: _erasedAt, ...candidateColumns } = getTableColumns(candidates);
+const { searchVector: _searchVector, fileWords: _fileWords, erasedAt: _erasedAt, ...candidateColumns } = getTableColumns(candidates);
 
-export type CandidateRow = Omit<typeof candidates.$inferSelect, 'searchVector' | 'erasedAt'>;
+export type CandidateRow = Omit<typeof candidates.$inferSelect, 'searchVector' | 'fileWords' | 'erasedAt'>;
 
 /**
  * The company's candidate, unless erased. `lock: 'update'` locks the row for an erasure; `'share'`
@@ -41,7 +41,38 @@ export async function anonymizeCandidateRow(
   fields: Pick<CandidateRow, 'firstName' | 'lastName' | 'email' | 'phone' | 'headline' | 'location' | 'skills' | 'links'>,
   now: Date,
 ): Promise<void> {
-  await db.update(candidates).set({ ...fields, updatedAt: now, erasedAt: now }).where(eq(candidates.id, id));
+  await db
+    .update(candidates)
+    .set({ ...fields, fileWords: sql`''::tsvector`, updatedAt: now, erasedAt: now })
+    .where(eq(candidates.id, id));
+}
+
+/**
+ * Locks the candidate's row (erased or not) for a change of their files' words, before the files'
+ * rows: the order an erasure takes them in (candidate, then files), so the two never deadlock.
+ */
+export async function lockForFileWords(db: Db, companyId: string, id: string): Promise<void> {
+  await queryRows(db, sql`select id from candidates where company_id = ${companyId} and id = ${id} for no key update`);
+}
+
+/**
+ * At most this many characters of a candidate's files are read for their words (newest files
+ * first): a tsvector holds at most 1 MB, and five résumés at the documents module's 200,000
+ * characters each fit.
+ */
+const FILE_WORDS_MAX_CHARS = 1_000_000;
+
+/**
+ * Takes the words of the candidate's files again from the documents module's view
+ * candidate_file_texts, stripped of positions (each weighs D in ts_rank and counts once). The
+ * caller holds the row's lock (lockForFileWords) since before the files changed, so this statement
+ * reads every change committed before it. An erased candidate keeps none.
+ */
+export async function refreshFileWords(db: Db, companyId: string, id: string): Promise<void> {
+  await db.execute(sql`update candidates set file_words = coalesce((
+      select strip(to_tsvector('simple'::regconfig, left(string_agg(text, ' ' order by created_at desc), ${FILE_WORDS_MAX_CHARS})))
+      from candidate_file_texts where company_id = ${companyId} and candidate_id = ${id}), ''::tsvector)
+    where company_id = ${companyId} and id = ${id} and erased_at is null`);
 }
 
 export async function findCandidatesByIds(db: Db, companyId: string, ids: string[]): Promise<CandidateRow[]> {
@@ -305,12 +336,16 @@ const IMPORTED_FIELDS = ['id', 'firstName', 'lastName', 'email', 'phone', 'headl
 
 /**
  * What an import writes in each column of the table (all but the erasure mark: an import never
- * erases), by the table's keys: a column added to the table fails to compile here until the
- * import says what it writes. `value`: a new row's (SQL over `r`, the imported row); `onMatch`:
+ * erases; and the files' words, which only refreshFileWords writes), by the table's keys: a column
+ * added to the table fails to compile here until the import says what it writes. `value`: a new row's (SQL over `r`, the imported row); `onMatch`:
  * what the row of a known email stores (SQL over `excluded`, the values given, and `c`, the stored
  * row); none: it keeps its value.
  */
-function importWrites(companyId: string, source: string, at: string): Record<Exclude<keyof typeof candidates.$inferInsert, 'erasedAt'>, { value: SQL; onMatch?: SQL }> {
+function importWrites(
+  companyId: string,
+  source: string,
+  at: string,
+): Record<Exclude<keyof typeof candidates.$inferInsert, 'erasedAt' | 'fileWords'>, { value: SQL; onMatch?: SQL }> {
   return {
     id: { value: sql`r.id` },
     companyId: { value: sql`${companyId}::uuid` },
