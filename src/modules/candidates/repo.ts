@@ -3,6 +3,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { queryRows, queryStatement, type Db } from '../../db/client.ts';
 import { CHANGED_SINCE, NEWEST_FIRST, type Ordering, type PagePosition } from '../../shared/pagination.ts';
 import { keptCountQuery } from '../../infra/kept-counts/read.ts';
+import type { KnownTotal } from './search-totals.ts';
 import { candidates, candidateSummariesView } from './tables.ts';
 
 /**
@@ -155,6 +156,9 @@ interface PageValues {
   after0: unknown;
   after1: unknown;
   after2: unknown;
+  /** A search's total counted before, and the company's search generation then (relevancePage). */
+  knownGeneration: number | undefined;
+  knownTotal: number | undefined;
 }
 const value = (name: keyof PageValues) => sql.placeholder(name);
 
@@ -174,7 +178,7 @@ const value = (name: keyof PageValues) => sql.placeholder(name);
  * RANKED_MATCHES * candidates. The older matches are read, walking down from the oldest ranked
  * one, only when the page reaches past the ranked ones.
  */
-function relevancePage(after: boolean, page: (source: SQL) => SQL): SQL {
+function relevancePage(after: boolean, page: (total: SQL, generation?: SQL) => SQL): SQL {
   const cursor = sql`(${value('after0')}::real, ${value('after1')}::timestamptz, ${value('after2')}::uuid)`;
   const wanted = sql`${value('limit')}::int + ${value('offset')}::int`;
   const company = sql`company_id = ${value('companyId')} and erased_at is null`;
@@ -186,8 +190,12 @@ function relevancePage(after: boolean, page: (source: SQL) => SQL): SQL {
   const rankedAfter = after ? sql`where (rank, created_at, id) < ${cursor}` : sql``;
   const walk = sql`(select n from total)::bigint * (select n from total) > ${sql.raw(String(RANKED_MATCHES))}::bigint * (select ${keptCountQuery(value('companyId'), 'candidates')})`;
   const newest = sql`order by created_at desc, id desc limit ${sql.raw(String(RANKED_MATCHES))}`;
+  // The total: the one counted before (knownTotal) while the company's search generation is the
+  // same as then, else counted now (the count runs only when reached: a lazy subquery).
   return sql`with q as materialized (select ${prefixQuery(value('q'))} as query),
-    total as materialized (select count(*)::int as n from candidates where ${company} and search_vector @@ (select query from q)),
+    generation as materialized (select ${keptCountQuery(value('companyId'), 'candidate_search_changes')} as g),
+    total as materialized (select case when (select g from generation) = ${value('knownGeneration')}::int then ${value('knownTotal')}::int
+      else (select count(*)::int from candidates where ${company} and search_vector @@ (select query from q)) end as n),
     ranked as materialized (
       (select id, created_at, updated_at, ts_rank(search_vector, (select query from q)) as rank from candidates
         where ${company} and search_vector @@ (select query from q) and not ${walk} ${newest})
@@ -205,7 +213,7 @@ function relevancePage(after: boolean, page: (source: SQL) => SQL): SQL {
           and (select count(*) from ranked ${rankedAfter}) < ${wanted}
         order by created_at desc, id desc limit ${wanted})
     )
-    ${page(sql`(select n from total)`)}`;
+    ${page(sql`(select n from total)`, sql`(select g from generation)`)}`;
 }
 
 /**
@@ -235,7 +243,7 @@ function pageStatement(filters: { q: boolean; updatedSince: boolean }, sort: (ty
   const orderBy = (names: string[], prefix: string) => sql.raw(names.map((name) => `${prefix}${name} ${ordering.direction}`).join(', '));
   const limit = sql`limit ${value('limit')} offset ${value('offset')}`;
 
-  const page = (source: SQL) => sql`select t.total, p.* from (select ${source} as total) t
+  const page = (source: SQL, generation: SQL = sql`null::int`) => sql`select t.total, t.generation, p.* from (select ${source} as total, ${generation} as generation) t
     left join lateral (
       select ${COLUMNS}, m.rank::float8 as rank from (
         select id, rank, created_at, updated_at from matches where true ${keyset('')}
@@ -246,7 +254,7 @@ function pageStatement(filters: { q: boolean; updatedSince: boolean }, sort: (ty
 
   const query =
     !q && !since
-      ? sql`select t.total, p.* from (select ${keptCountQuery(value('companyId'), 'candidates')} as total) t
+      ? sql`select t.total, null::int as generation, p.* from (select ${keptCountQuery(value('companyId'), 'candidates')} as total) t
       left join lateral (select ${COLUMNS}, 0::float8 as rank from candidates c
         where c.company_id = ${value('companyId')} and c.erased_at is null ${keyset('c.')}
         order by ${orderBy(keys.columns, 'c.')} ${limit}) p on true
@@ -278,10 +286,10 @@ function pageKey(filters: { q: boolean; updatedSince: boolean }, ordering: Order
   return `${ordering.name}:${filters.q}:${filters.updatedSince}:${after}`;
 }
 
-/** A row of the page statement: a candidate with its rank, and the total on every row. */
-type PageRow = CandidateRow & { rank: number; total: number };
-/** The one row the page statement answers for an empty page: nulls, but the total. */
-type EmptyPage = { id: null; total: number };
+/** A row of the page statement: a candidate with its rank, and the total (and a search's generation) on every row. */
+type PageRow = CandidateRow & { rank: number; total: number; generation: number | null };
+/** The one row the page statement answers for an empty page: nulls, but the total and generation. */
+type EmptyPage = { id: null; total: number; generation: number | null };
 
 /**
  * `page.ordering` decides the order: newest first, by relevance with `q` ('relevance': rank, then
@@ -292,7 +300,8 @@ export async function listCandidates(
   companyId: string,
   filters: CandidateFilters,
   page: PagePosition,
-): Promise<{ rows: Array<CandidateRow & { rank: number }>; total: number }> {
+  known?: KnownTotal,
+): Promise<{ rows: Array<CandidateRow & { rank: number }>; total: number; generation: number | null }> {
   const shape = { q: filters.q !== undefined, updatedSince: filters.updatedSince !== undefined };
   const statement = PAGE_STATEMENTS.get(pageKey(shape, page.ordering, page.after !== undefined));
   if (statement === undefined) throw new Error(`candidates: no page statement for the ordering ${page.ordering.name}`);
@@ -305,6 +314,8 @@ export async function listCandidates(
     after0: page.after?.[0],
     after1: page.after?.[1],
     after2: page.after?.[2],
+    knownGeneration: known?.generation,
+    knownTotal: known?.total,
   };
   const found = await queryStatement<PageRow | EmptyPage>(db, statement.text, fillPlaceholders(statement.params, { ...values }), {
     // Newest first and the search are planned once: the same index walk whatever the company or
@@ -315,7 +326,7 @@ export async function listCandidates(
   });
   // The rows as read, their `total` column left on them (no reader looks at it): a copy of each
   // row without it cost a page ~9 us and its garbage.
-  return { rows: hasRows(found) ? found : [], total: found[0].total };
+  return { rows: hasRows(found) ? found : [], total: found[0].total, generation: found[0].generation };
 }
 
 /** The statement answers one row of nulls (but the total) exactly when the page is empty. */

@@ -69,7 +69,12 @@ export async function listCandidates(
   // updatedSince is a sync: change order wins over relevance (docs/decisions.md, "Pagination").
   const ordering = filters.updatedSince ? CHANGED_SINCE : filters.q ? BY_RELEVANCE : NEWEST_FIRST;
   const position = startPage(ctx.secrets, query, 'candidates', ordering, { companyId, ...filters });
-  const { rows: fetched, total } = await listCandidateRows(ctx.db, companyId, filters, position);
+  // A search by relevance reads its total kept from before while the company's candidates' words
+  // are unchanged (search-totals.ts); the statement answers the generation it counted at.
+  const searchKey = ordering === BY_RELEVANCE ? filters.q : undefined;
+  const known = searchKey === undefined ? undefined : ctx.candidateSearchTotals?.get(companyId, searchKey);
+  const { rows: fetched, total, generation } = await listCandidateRows(ctx.db, companyId, filters, position, known);
+  if (searchKey !== undefined && generation !== null) ctx.candidateSearchTotals?.set(companyId, searchKey, { generation, total });
   const { rows, ...cursors } = endPage(fetched, position, (row) =>
     ordering === CHANGED_SINCE ? [row.updatedAt, row.id] : ordering === BY_RELEVANCE ? [row.rank, row.createdAt, row.id] : [row.createdAt, row.id],
   );
