@@ -167,7 +167,9 @@ const value = (name: keyof PageValues) => sql.placeholder(name);
  * descending, where rank is ts_rank for the newest RANKED_MATCHES matches and 0 for the older
  * ones: the newest matches by relevance, then the rest newest first. So a first page costs the
  * newest RANKED_MATCHES matches, not every match. The total is every match, counted from the
- * search index (`q.query` is the search's tsquery, computed once).
+ * search index (`q.query` is the search's tsquery, computed once), unless the caller passes a total
+ * it kept (search-totals.ts) and the company's search generation is still the one it was counted
+ * at; the statement answers the generation it read either way.
  *
  * The newest matches are found one of two ways, whichever reads fewer rows, chosen by the match
  * count just made (a plan made once cannot choose: it does not know the words): a common word by
@@ -223,7 +225,8 @@ function relevancePage(after: boolean, page: (total: SQL, generation?: SQL) => S
  * once per shape, its values bound by name when it runs.
  * - Unfiltered: the page read in index order, the total the kept count.
  * - Searched (q): the newest matches ranked, the older ones after them (relevancePage), the total
- *   counted from the search index; then only the page's rows read in full.
+ *   counted from the search index or kept from before at the same generation; then only the
+ *   page's rows read in full.
  * - Changed since (updatedSince, with or without q): the matches found once, counted and ordered
  *   from the same set, then only the page's rows read in full.
  */
