@@ -4,7 +4,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
+import { findCandidateFile, listCandidateFiles } from '../../src/modules/documents/repo.ts';
 import { extractDueFileTexts } from '../../src/modules/documents/service.ts';
+import { NEWEST_FIRST, type PagePosition } from '../../src/shared/pagination.ts';
 import { pdfWithText } from '../helpers/document-fixtures.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 
@@ -61,6 +63,12 @@ describe('candidate search finds the words of their files', () => {
     expect((await search(tenant, 'zygomor')).data.map((c) => c.id)).toEqual([ada]);
     expect((await search(tenant, 'lovelace quaternions')).data.map((c) => c.id)).toEqual([ada]);
     expect((await search(tenant, 'zygomorphic nowhere')).pagination.totalElements).toBe(0);
+
+    // The file's metadata reads leave its text (up to 200,000 characters) where it is.
+    const [file] = (await listCandidateFiles(t.ctx.db, tenant.companyId, ada, { ordering: NEWEST_FIRST, limit: 20, offset: 0, after: undefined } as PagePosition)).rows;
+    expect(file).toMatchObject({ textStatus: 'DONE' });
+    expect(Object.keys(file)).not.toContain('extractedText');
+    expect(Object.keys((await findCandidateFile(t.ctx.db, tenant.companyId, ada, file.id))!)).not.toContain('extractedText');
 
     // The same word in a newer candidate's headline ranks first; Ada's, from a file, after.
     const grace = await candidate(tenant, { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com', headline: 'Zygomorphic designs' });
