@@ -349,6 +349,23 @@ async function main(): Promise<void> {
       const search = await load({ url: `${url}&size=20`, connections: 10, seconds: SECONDS, headers: bigHeaders });
       figure(name, search.p99, 'ms', '< 50', search.p99 < 50, `q=${q} matches ${total} of ${SCALE.candidates}; p50 ${search.p50} ms, ${search.rps.toFixed(0)} req/s`);
     }
+    // The same common word, but a search whose total no process has kept yet, as a company's first
+    // search of a word or any search after its candidates changed: q=engineer in a different letter
+    // case and trailing punctuation each time (the same words, another search to keep a total
+    // for), so nearly every request counts every match.
+    const variants = Array.from({ length: 2_048 }, (_, i) =>
+      [...'engineer'].map((letter, k) => ((i >> k) & 1 ? letter.toUpperCase() : letter)).join('') + ['', '.', ',', ';', '!', '?', ':', '-'][i >> 8],
+    );
+    const paths = variants.map((q) => `${new URL(api).pathname}/candidates?q=${encodeURIComponent(q)}&size=20`);
+    const uncounted = await load({ url: `${api}/candidates`, paths, connections: 10, seconds: SECONDS, headers: bigHeaders });
+    figure(
+      'candidate_search_common_uncounted_p99_ms',
+      uncounted.p99,
+      'ms',
+      'reference',
+      null,
+      `q=engineer as ${variants.length} spellings, each a search with no kept total (docs/decisions.md, "kept search totals"); p50 ${uncounted.p50} ms, ${uncounted.rps.toFixed(0)} req/s`,
+    );
   }
 
   if (wanted('cursor')) {

@@ -27,6 +27,7 @@ import { loadEncryptionKeys } from './shared/encryption-keys.ts';
 import type { SecretBox } from './shared/secret-box.ts';
 import type { ServiceContext } from './shared/context.ts';
 import { buildSocialConnectors, type SocialConnectors } from './modules/social/connectors.ts';
+import { SearchTotals } from './modules/candidates/search-totals.ts';
 
 export interface Deps {
   config: Config;
@@ -104,6 +105,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     notifications: database,
     fence: idempotencyFence,
     apiKeyCache: createApiKeyCache(database),
+    candidateSearchTotals: new SearchTotals(),
   };
   let identity: Promise<Identity> | undefined;
   const buildIdentity = async (): Promise<Identity> => {

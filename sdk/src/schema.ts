@@ -258,7 +258,7 @@ export interface paths {
         };
         /**
          * List and search candidates
-         * @description Newest first; with `q`, most relevant first (name and email weigh most, then headline and skills).
+         * @description Newest first; with `q`, most relevant first (name and email weigh most, then headline and skills, then the words of the candidate's files).
          *
          *     Requires scope `candidates:read`.
          */
@@ -7551,7 +7551,7 @@ export interface operations {
                 size?: number;
                 /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
                 cursor?: string;
-                /** @description Full-text search over name, email, headline and skills. Every word must match, as a word or the start of one ("jav" finds "Java"). Results: the newest 500 matches ordered by relevance, then the older matches newest first; totalElements counts every match. */
+                /** @description Full-text search over name, email, headline, skills and the text of the candidate's files (PDF, DOCX and TXT, once read by the scheduled work: `textStatus` DONE). Every word must match, as a word or the start of one ("jav" finds "Java"). Results: the newest 500 matches ordered by relevance, then the older matches newest first; totalElements counts every match. */
                 q?: string;
                 /** @description Only candidates changed at or after this time (their `updatedAt`), then ordered by (updatedAt, id) ascending with a `resumeCursor` to continue from. A convenience, not an exact log: `updatedAt` is stamped when a change is made, not when it commits, so under concurrent writes a change that commits late can sort behind a `resumeCursor` already answered and be missed. For an exact sync follow the event feed (`GET /public/v1/events`), whose order is commit-safe, and fetch the resources its events name. */
                 updatedSince?: string;

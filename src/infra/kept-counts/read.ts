@@ -5,7 +5,11 @@
 import { Placeholder, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 
-export type CountedResource = 'job_listings' | 'applications' | 'candidates';
+/**
+ * 'candidate_search_changes' counts changes, not rows: one per statement that changed what a
+ * company's candidate searches can match (migration 0039), the candidates' search generation.
+ */
+export type CountedResource = 'job_listings' | 'applications' | 'candidates' | 'candidate_search_changes';
 
 export interface CountSelection {
   /** Only these statuses (none given: every status); a placeholder stands for a text[] bound later. */

@@ -3,16 +3,17 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { queryRows, queryStatement, type Db } from '../../db/client.ts';
 import { CHANGED_SINCE, NEWEST_FIRST, type Ordering, type PagePosition } from '../../shared/pagination.ts';
 import { keptCountQuery } from '../../infra/kept-counts/read.ts';
+import type { KnownTotal } from './search-totals.ts';
 import { candidates, candidateSummariesView } from './tables.ts';
 
 /**
- * Every column a reader gets: all of the table's but the search vector (no reader needs it) and the
- * erasure mark (readers see only rows without it). Taken from the table, so a column added there
- * is read by every statement here.
+ * Every column a reader gets: all of the table's but the search vector and the files' words (no
+ * reader needs them; the words may be a résumé's thousands) and the erasure mark (readers see only
+ * rows without it). Taken from the table, so a column added there is read by every statement here.
  */
-const { searchVector: _searchVector, erasedAt: _erasedAt, ...candidateColumns } = getTableColumns(candidates);
+const { searchVector: _searchVector, fileWords: _fileWords, erasedAt: _erasedAt, ...candidateColumns } = getTableColumns(candidates);
 
-export type CandidateRow = Omit<typeof candidates.$inferSelect, 'searchVector' | 'erasedAt'>;
+export type CandidateRow = Omit<typeof candidates.$inferSelect, 'searchVector' | 'fileWords' | 'erasedAt'>;
 
 /**
  * The company's candidate, unless erased. `lock: 'update'` locks the row for an erasure; `'share'`
@@ -41,7 +42,38 @@ export async function anonymizeCandidateRow(
   fields: Pick<CandidateRow, 'firstName' | 'lastName' | 'email' | 'phone' | 'headline' | 'location' | 'skills' | 'links'>,
   now: Date,
 ): Promise<void> {
-  await db.update(candidates).set({ ...fields, updatedAt: now, erasedAt: now }).where(eq(candidates.id, id));
+  await db
+    .update(candidates)
+    .set({ ...fields, fileWords: sql`''::tsvector`, updatedAt: now, erasedAt: now })
+    .where(eq(candidates.id, id));
+}
+
+/**
+ * Locks the candidate's row (erased or not) for a change of their files' words, before the files'
+ * rows: the order an erasure takes them in (candidate, then files), so the two never deadlock.
+ */
+export async function lockForFileWords(db: Db, companyId: string, id: string): Promise<void> {
+  await queryRows(db, sql`select id from candidates where company_id = ${companyId} and id = ${id} for no key update`);
+}
+
+/**
+ * At most this many characters of a candidate's files are read for their words (newest files
+ * first): a tsvector holds at most 1 MB, and five résumés at the documents module's 200,000
+ * characters each fit.
+ */
+const FILE_WORDS_MAX_CHARS = 1_000_000;
+
+/**
+ * Takes the words of the candidate's files again from the documents module's view
+ * candidate_file_texts, stripped of positions (each weighs D in ts_rank and counts once). The
+ * caller holds the row's lock (lockForFileWords) since before the files changed, so this statement
+ * reads every change committed before it. An erased candidate keeps none.
+ */
+export async function refreshFileWords(db: Db, companyId: string, id: string): Promise<void> {
+  await db.execute(sql`update candidates set file_words = coalesce((
+      select strip(to_tsvector('simple'::regconfig, left(string_agg(text, ' ' order by created_at desc), ${FILE_WORDS_MAX_CHARS})))
+      from candidate_file_texts where company_id = ${companyId} and candidate_id = ${id}), ''::tsvector)
+    where company_id = ${companyId} and id = ${id} and erased_at is null`);
 }
 
 export async function findCandidatesByIds(db: Db, companyId: string, ids: string[]): Promise<CandidateRow[]> {
@@ -124,6 +156,9 @@ interface PageValues {
   after0: unknown;
   after1: unknown;
   after2: unknown;
+  /** A search's total counted before, and the company's search generation then (relevancePage). */
+  knownGeneration: number | undefined;
+  knownTotal: number | undefined;
 }
 const value = (name: keyof PageValues) => sql.placeholder(name);
 
@@ -132,7 +167,9 @@ const value = (name: keyof PageValues) => sql.placeholder(name);
  * descending, where rank is ts_rank for the newest RANKED_MATCHES matches and 0 for the older
  * ones: the newest matches by relevance, then the rest newest first. So a first page costs the
  * newest RANKED_MATCHES matches, not every match. The total is every match, counted from the
- * search index (`q.query` is the search's tsquery, computed once).
+ * search index (`q.query` is the search's tsquery, computed once), unless the caller passes a total
+ * it kept (search-totals.ts) and the company's search generation is still the one it was counted
+ * at; the statement answers the generation it read either way.
  *
  * The newest matches are found one of two ways, whichever reads fewer rows, chosen by the match
  * count just made (a plan made once cannot choose: it does not know the words): a common word by
@@ -143,7 +180,7 @@ const value = (name: keyof PageValues) => sql.placeholder(name);
  * RANKED_MATCHES * candidates. The older matches are read, walking down from the oldest ranked
  * one, only when the page reaches past the ranked ones.
  */
-function relevancePage(after: boolean, page: (source: SQL) => SQL): SQL {
+function relevancePage(after: boolean, page: (total: SQL, generation?: SQL) => SQL): SQL {
   const cursor = sql`(${value('after0')}::real, ${value('after1')}::timestamptz, ${value('after2')}::uuid)`;
   const wanted = sql`${value('limit')}::int + ${value('offset')}::int`;
   const company = sql`company_id = ${value('companyId')} and erased_at is null`;
@@ -155,8 +192,12 @@ function relevancePage(after: boolean, page: (source: SQL) => SQL): SQL {
   const rankedAfter = after ? sql`where (rank, created_at, id) < ${cursor}` : sql``;
   const walk = sql`(select n from total)::bigint * (select n from total) > ${sql.raw(String(RANKED_MATCHES))}::bigint * (select ${keptCountQuery(value('companyId'), 'candidates')})`;
   const newest = sql`order by created_at desc, id desc limit ${sql.raw(String(RANKED_MATCHES))}`;
+  // The total: the one counted before (knownTotal) while the company's search generation is the
+  // same as then, else counted now (the count runs only when reached: a lazy subquery).
   return sql`with q as materialized (select ${prefixQuery(value('q'))} as query),
-    total as materialized (select count(*)::int as n from candidates where ${company} and search_vector @@ (select query from q)),
+    generation as materialized (select ${keptCountQuery(value('companyId'), 'candidate_search_changes')} as g),
+    total as materialized (select case when (select g from generation) = ${value('knownGeneration')}::int then ${value('knownTotal')}::int
+      else (select count(*)::int from candidates where ${company} and search_vector @@ (select query from q)) end as n),
     ranked as materialized (
       (select id, created_at, updated_at, ts_rank(search_vector, (select query from q)) as rank from candidates
         where ${company} and search_vector @@ (select query from q) and not ${walk} ${newest})
@@ -174,7 +215,7 @@ function relevancePage(after: boolean, page: (source: SQL) => SQL): SQL {
           and (select count(*) from ranked ${rankedAfter}) < ${wanted}
         order by created_at desc, id desc limit ${wanted})
     )
-    ${page(sql`(select n from total)`)}`;
+    ${page(sql`(select n from total)`, sql`(select g from generation)`)}`;
 }
 
 /**
@@ -184,7 +225,8 @@ function relevancePage(after: boolean, page: (source: SQL) => SQL): SQL {
  * once per shape, its values bound by name when it runs.
  * - Unfiltered: the page read in index order, the total the kept count.
  * - Searched (q): the newest matches ranked, the older ones after them (relevancePage), the total
- *   counted from the search index; then only the page's rows read in full.
+ *   counted from the search index or kept from before at the same generation; then only the
+ *   page's rows read in full.
  * - Changed since (updatedSince, with or without q): the matches found once, counted and ordered
  *   from the same set, then only the page's rows read in full.
  */
@@ -204,7 +246,7 @@ function pageStatement(filters: { q: boolean; updatedSince: boolean }, sort: (ty
   const orderBy = (names: string[], prefix: string) => sql.raw(names.map((name) => `${prefix}${name} ${ordering.direction}`).join(', '));
   const limit = sql`limit ${value('limit')} offset ${value('offset')}`;
 
-  const page = (source: SQL) => sql`select t.total, p.* from (select ${source} as total) t
+  const page = (source: SQL, generation: SQL = sql`null::int`) => sql`select t.total, t.generation, p.* from (select ${source} as total, ${generation} as generation) t
     left join lateral (
       select ${COLUMNS}, m.rank::float8 as rank from (
         select id, rank, created_at, updated_at from matches where true ${keyset('')}
@@ -215,7 +257,7 @@ function pageStatement(filters: { q: boolean; updatedSince: boolean }, sort: (ty
 
   const query =
     !q && !since
-      ? sql`select t.total, p.* from (select ${keptCountQuery(value('companyId'), 'candidates')} as total) t
+      ? sql`select t.total, null::int as generation, p.* from (select ${keptCountQuery(value('companyId'), 'candidates')} as total) t
       left join lateral (select ${COLUMNS}, 0::float8 as rank from candidates c
         where c.company_id = ${value('companyId')} and c.erased_at is null ${keyset('c.')}
         order by ${orderBy(keys.columns, 'c.')} ${limit}) p on true
@@ -247,10 +289,10 @@ function pageKey(filters: { q: boolean; updatedSince: boolean }, ordering: Order
   return `${ordering.name}:${filters.q}:${filters.updatedSince}:${after}`;
 }
 
-/** A row of the page statement: a candidate with its rank, and the total on every row. */
-type PageRow = CandidateRow & { rank: number; total: number };
-/** The one row the page statement answers for an empty page: nulls, but the total. */
-type EmptyPage = { id: null; total: number };
+/** A row of the page statement: a candidate with its rank, and the total (and a search's generation) on every row. */
+type PageRow = CandidateRow & { rank: number; total: number; generation: number | null };
+/** The one row the page statement answers for an empty page: nulls, but the total and generation. */
+type EmptyPage = { id: null; total: number; generation: number | null };
 
 /**
  * `page.ordering` decides the order: newest first, by relevance with `q` ('relevance': rank, then
@@ -261,7 +303,8 @@ export async function listCandidates(
   companyId: string,
   filters: CandidateFilters,
   page: PagePosition,
-): Promise<{ rows: Array<CandidateRow & { rank: number }>; total: number }> {
+  known?: KnownTotal,
+): Promise<{ rows: Array<CandidateRow & { rank: number }>; total: number; generation: number | null }> {
   const shape = { q: filters.q !== undefined, updatedSince: filters.updatedSince !== undefined };
   const statement = PAGE_STATEMENTS.get(pageKey(shape, page.ordering, page.after !== undefined));
   if (statement === undefined) throw new Error(`candidates: no page statement for the ordering ${page.ordering.name}`);
@@ -274,6 +317,8 @@ export async function listCandidates(
     after0: page.after?.[0],
     after1: page.after?.[1],
     after2: page.after?.[2],
+    knownGeneration: known?.generation,
+    knownTotal: known?.total,
   };
   const found = await queryStatement<PageRow | EmptyPage>(db, statement.text, fillPlaceholders(statement.params, { ...values }), {
     // Newest first and the search are planned once: the same index walk whatever the company or
@@ -284,7 +329,7 @@ export async function listCandidates(
   });
   // The rows as read, their `total` column left on them (no reader looks at it): a copy of each
   // row without it cost a page ~9 us and its garbage.
-  return { rows: hasRows(found) ? found : [], total: found[0].total };
+  return { rows: hasRows(found) ? found : [], total: found[0].total, generation: found[0].generation };
 }
 
 /** The statement answers one row of nulls (but the total) exactly when the page is empty. */
@@ -305,12 +350,16 @@ const IMPORTED_FIELDS = ['id', 'firstName', 'lastName', 'email', 'phone', 'headl
 
 /**
  * What an import writes in each column of the table (all but the erasure mark: an import never
- * erases), by the table's keys: a column added to the table fails to compile here until the
- * import says what it writes. `value`: a new row's (SQL over `r`, the imported row); `onMatch`:
+ * erases; and the files' words, which only refreshFileWords writes), by the table's keys: a column
+ * added to the table fails to compile here until the import says what it writes. `value`: a new row's (SQL over `r`, the imported row); `onMatch`:
  * what the row of a known email stores (SQL over `excluded`, the values given, and `c`, the stored
  * row); none: it keeps its value.
  */
-function importWrites(companyId: string, source: string, at: string): Record<Exclude<keyof typeof candidates.$inferInsert, 'erasedAt'>, { value: SQL; onMatch?: SQL }> {
+function importWrites(
+  companyId: string,
+  source: string,
+  at: string,
+): Record<Exclude<keyof typeof candidates.$inferInsert, 'erasedAt' | 'fileWords'>, { value: SQL; onMatch?: SQL }> {
   return {
     id: { value: sql`r.id` },
     companyId: { value: sql`${companyId}::uuid` },

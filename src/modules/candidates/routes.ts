@@ -18,7 +18,7 @@ export async function candidateRoutes(app: AppInstance): Promise<void> {
         operationId: 'listCandidates',
         summary: 'List and search candidates',
         description:
-          'Newest first; with `q`, most relevant first (name and email weigh most, then headline and skills).',
+          'Newest first; with `q`, most relevant first (name and email weigh most, then headline and skills, then the words of the candidate\'s files).',
         querystring: CandidateListQuery,
         response: { 200: Paginated(Type.Ref('Candidate')), ...errorResponses([422]) },
       },

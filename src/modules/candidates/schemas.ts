@@ -45,7 +45,7 @@ export const CandidateListQuery = Type.Object(
         minLength: 1,
         maxLength: 200,
         description:
-          'Full-text search over name, email, headline and skills. Every word must match, as a word or the start of one ("jav" finds "Java"). Results: the newest 500 matches ordered by relevance, then the older matches newest first; totalElements counts every match.',
+          'Full-text search over name, email, headline, skills and the text of the candidate\'s files (PDF, DOCX and TXT, once read by the scheduled work: `textStatus` DONE). Every word must match, as a word or the start of one ("jav" finds "Java"). Results: the newest 500 matches ordered by relevance, then the older matches newest first; totalElements counts every match.',
       }),
     ),
     updatedSince: UpdatedSince('candidates'),

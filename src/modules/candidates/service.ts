@@ -12,6 +12,8 @@ import {
   findCandidatesByIds,
   insertCandidateIfAbsent,
   listCandidates as listCandidateRows,
+  lockForFileWords,
+  refreshFileWords,
   upsertCandidates,
   type CandidateRow,
 } from './repo.ts';
@@ -67,7 +69,12 @@ export async function listCandidates(
   // updatedSince is a sync: change order wins over relevance (docs/decisions.md, "Pagination").
   const ordering = filters.updatedSince ? CHANGED_SINCE : filters.q ? BY_RELEVANCE : NEWEST_FIRST;
   const position = startPage(ctx.secrets, query, 'candidates', ordering, { companyId, ...filters });
-  const { rows: fetched, total } = await listCandidateRows(ctx.db, companyId, filters, position);
+  // A search by relevance reads its total kept from before while the company's candidates' words
+  // are unchanged (search-totals.ts); the statement answers the generation it counted at.
+  const searchKey = ordering === BY_RELEVANCE ? filters.q : undefined;
+  const known = searchKey === undefined ? undefined : ctx.candidateSearchTotals?.get(companyId, searchKey);
+  const { rows: fetched, total, generation } = await listCandidateRows(ctx.db, companyId, filters, position, known);
+  if (searchKey !== undefined && generation !== null) ctx.candidateSearchTotals?.set(companyId, searchKey, { generation, total });
   const { rows, ...cursors } = endPage(fetched, position, (row) =>
     ordering === CHANGED_SINCE ? [row.updatedAt, row.id] : ordering === BY_RELEVANCE ? [row.rank, row.createdAt, row.id] : [row.createdAt, row.id],
   );
@@ -100,6 +107,23 @@ export async function eraseCandidateRecord(ctx: ServiceContext, companyId: strin
     if (!row) throw new NotFoundError('Candidate');
     await anonymizeCandidateRow(db, id, anonymizedCandidateFields(id), now);
     return toCandidateView(row);
+  });
+}
+
+/**
+ * A change of the candidate's files that can change the words search finds them by (a file's text
+ * taken, a file deleted), for the documents module: `change` runs in one transaction with the
+ * candidate's words taken again from the view candidate_file_texts (in the caller's transaction
+ * when there is one). The candidate's row is locked first, so changes of one candidate's files take
+ * their words one after the other, each reading what the one before committed, and in the order an
+ * erasure locks (candidate, then files). An erased or unknown candidate: `change` runs, no words.
+ */
+export async function changeFileWords<T>(ctx: ServiceContext, companyId: string, candidateId: string, change: (tx: ServiceContext) => Promise<T>): Promise<T> {
+  return withTransaction(ctx, async (tx) => {
+    await lockForFileWords(tx.db, companyId, candidateId);
+    const result = await change(tx);
+    await refreshFileWords(tx.db, companyId, candidateId);
+    return result;
   });
 }
 

@@ -21,10 +21,15 @@ export const candidates = pgTable('candidates', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   /** Set when the person was erased (0014_candidate_erasure.sql): the row stays, anonymized, and reads as gone. */
   erasedAt: timestamp('erased_at', { withTimezone: true }),
-  // Computed by the database (see 0004_pipeline.sql); never written by the application.
+  /**
+   * The words of the candidate's files (migration 0039), stripped: kept by refreshFileWords
+   * (repo.ts) from the documents module's view candidate_file_texts, never written otherwise.
+   */
+  fileWords: tsvector('file_words').notNull().default(sql`''::tsvector`),
+  // Computed by the database (0004_pipeline.sql, 0039_candidate_search_file_words.sql); never written by the application.
   searchVector: tsvector('search_vector')
     .notNull()
-    .generatedAlwaysAs(sql`candidate_search_vector(first_name, last_name, email, headline, skills)`),
+    .generatedAlwaysAs(sql`candidate_search_vector(first_name, last_name, email, headline, skills, file_words)`),
 });
 
 /**

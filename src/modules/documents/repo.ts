@@ -1,12 +1,19 @@
 // SQL of candidate files and of the stored objects waiting to be deleted. The one read of another
 // module's data is the applications module's view `application_candidates`.
-import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, inArray, lte, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
 import { candidateFileDeletions, candidateFiles } from './tables.ts';
 
-export type CandidateFileRow = typeof candidateFiles.$inferSelect;
+/**
+ * A file's metadata: every column but its extracted text (up to 200,000 characters, read only by
+ * the candidates module's search through the view candidate_file_texts). Taken from the table, so
+ * a column added there is read by every metadata read here.
+ */
+const { extractedText: _extractedText, ...fileColumns } = getTableColumns(candidateFiles);
+
+export type CandidateFileRow = Omit<typeof candidateFiles.$inferSelect, 'extractedText'>;
 
 export async function insertCandidateFile(db: Db, row: CandidateFileRow): Promise<void> {
   await db.insert(candidateFiles).values(row);
@@ -15,7 +22,7 @@ export async function insertCandidateFile(db: Db, row: CandidateFileRow): Promis
 /** The company's file of this candidate; undefined for any other. */
 export async function findCandidateFile(db: Db, companyId: string, candidateId: string, id: string): Promise<CandidateFileRow | undefined> {
   const [row] = await db
-    .select()
+    .select(fileColumns)
     .from(candidateFiles)
     .where(and(eq(candidateFiles.companyId, companyId), eq(candidateFiles.candidateId, candidateId), eq(candidateFiles.id, id)))
     .limit(1);
@@ -24,7 +31,7 @@ export async function findCandidateFile(db: Db, companyId: string, candidateId: 
 
 /** A file by id alone: for a signed download link, whose signature names the file. */
 export async function findCandidateFileById(db: Db, id: string): Promise<CandidateFileRow | undefined> {
-  const [row] = await db.select().from(candidateFiles).where(eq(candidateFiles.id, id)).limit(1);
+  const [row] = await db.select(fileColumns).from(candidateFiles).where(eq(candidateFiles.id, id)).limit(1);
   return row;
 }
 
@@ -37,7 +44,7 @@ export async function listCandidateFiles(
   const sortKeys = [candidateFiles.createdAt, candidateFiles.id];
   const where = and(eq(candidateFiles.companyId, companyId), eq(candidateFiles.candidateId, candidateId));
   const rows = await db
-    .select()
+    .select(fileColumns)
     .from(candidateFiles)
     .where(and(where, keysetAfter(sortKeys, page)))
     .orderBy(...keysetOrderBy(sortKeys, page))
@@ -50,7 +57,7 @@ export async function listCandidateFiles(
 /** Every file of the candidate, oldest first (export). */
 export async function findFilesOfCandidate(db: Db, companyId: string, candidateId: string): Promise<CandidateFileRow[]> {
   return db
-    .select()
+    .select(fileColumns)
     .from(candidateFiles)
     .where(and(eq(candidateFiles.companyId, companyId), eq(candidateFiles.candidateId, candidateId)))
     .orderBy(asc(candidateFiles.createdAt), asc(candidateFiles.id));
@@ -61,7 +68,7 @@ export async function deleteCandidateFile(db: Db, companyId: string, id: string)
   const [row] = await db
     .delete(candidateFiles)
     .where(and(eq(candidateFiles.companyId, companyId), eq(candidateFiles.id, id)))
-    .returning();
+    .returning(fileColumns);
   return row;
 }
 
@@ -70,7 +77,7 @@ export async function deleteFilesOfCandidate(db: Db, companyId: string, candidat
   return db
     .delete(candidateFiles)
     .where(and(eq(candidateFiles.companyId, companyId), eq(candidateFiles.candidateId, candidateId)))
-    .returning();
+    .returning(fileColumns);
 }
 
 /** Whether the company's application is the candidate's (read through the applications module's view). */
@@ -124,14 +131,14 @@ export async function postponeDeletion(db: Db, key: string, retryAt: Date): Prom
 
 /** Files whose text is still to be taken, oldest first. */
 export async function findFilesAwaitingText(db: Db, limit: number): Promise<CandidateFileRow[]> {
-  return db.select().from(candidateFiles).where(eq(candidateFiles.textStatus, 'PENDING')).orderBy(asc(candidateFiles.createdAt)).limit(limit);
+  return db.select(fileColumns).from(candidateFiles).where(eq(candidateFiles.textStatus, 'PENDING')).orderBy(asc(candidateFiles.createdAt)).limit(limit);
 }
 
 /** What the text extraction found (a file deleted meanwhile is simply not there to update). */
 export async function recordFileText(
   db: Db,
   id: string,
-  found: Pick<CandidateFileRow, 'textStatus' | 'extractedText' | 'contactSuggestions'>,
+  found: Pick<typeof candidateFiles.$inferSelect, 'textStatus' | 'extractedText' | 'contactSuggestions'>,
 ): Promise<void> {
   await db.update(candidateFiles).set(found).where(and(eq(candidateFiles.id, id), eq(candidateFiles.textStatus, 'PENDING')));
 }

@@ -12,7 +12,7 @@ import { withTransaction, type Principal, type ServiceContext } from '../../shar
 import { DomainError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/errors.ts';
 import { endPage, NEWEST_FIRST, startPage, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
 import { listApiKeys } from '../api-keys/service.ts';
-import { getCandidate } from '../candidates/service.ts';
+import { changeFileWords, getCandidate } from '../candidates/service.ts';
 import { getUser } from '../users/service.ts';
 import type { FileKind } from './file-rules.ts';
 import { sanitizeFileName } from './file-rules.ts';
@@ -230,7 +230,6 @@ export async function commitStagedFile(
       uploadedByLabel: owner.uploader.label,
       createdAt: now,
       textStatus: 'PENDING',
-      extractedText: null,
       contactSuggestions: null,
     };
     await insertCandidateFile(tx.db, row);
@@ -349,7 +348,8 @@ export async function openSignedDownload(ctx: ServiceContext, fileId: string, ex
 export async function deleteCandidateFile(ctx: ServiceContext, companyId: string, candidateId: string, fileId: string): Promise<void> {
   const row = await findFile(ctx, companyId, candidateId, fileId);
   const now = ctx.clock.now();
-  const deleted = await withTransaction(ctx, async (tx) => {
+  // The candidate's search words lose the file's in the same transaction.
+  const deleted = await changeFileWords(ctx, companyId, candidateId, async (tx) => {
     const gone = await deleteCandidateFileRow(tx.db, companyId, row.id);
     if (!gone) return undefined;
     await scheduleDeletions(tx.db, [gone.storageKey], now, now);
@@ -417,7 +417,8 @@ const TEXT_BATCH = 5;
 /**
  * The scheduled work: takes the text of files stored since the last round (each in a worker thread
  * with its own heap and deadline, text/extract.ts) and keeps it with the contact details found in
- * it. A file that cannot be read is marked FAILED and not tried again.
+ * it; the candidate's search words take the text in the same transaction (changeFileWords). A file
+ * that cannot be read is marked FAILED and not tried again.
  */
 export async function extractDueFileTexts(ctx: ServiceContext): Promise<number> {
   if (!ctx.fileStore) return 0;
@@ -431,12 +432,12 @@ export async function extractDueFileTexts(ctx: ServiceContext): Promise<number> 
     const chunks: Buffer[] = [];
     for await (const chunk of body) chunks.push(chunk as Buffer);
     const outcome = await extractDocumentText(Buffer.concat(chunks), row.contentType);
-    await recordFileText(
-      ctx.db,
-      row.id,
-      outcome.kind === 'text'
-        ? { textStatus: 'DONE', extractedText: outcome.text, contactSuggestions: findContactSuggestions(outcome.text) }
-        : { textStatus: outcome.kind === 'none' ? 'NONE' : 'FAILED', extractedText: null, contactSuggestions: null },
+    if (outcome.kind !== 'text') {
+      await recordFileText(ctx.db, row.id, { textStatus: outcome.kind === 'none' ? 'NONE' : 'FAILED', extractedText: null, contactSuggestions: null });
+      continue;
+    }
+    await changeFileWords(ctx, row.companyId, row.candidateId, (tx) =>
+      recordFileText(tx.db, row.id, { textStatus: 'DONE', extractedText: outcome.text, contactSuggestions: findContactSuggestions(outcome.text) }),
     );
   }
   return rows.length;
