@@ -1,11 +1,12 @@
-import { and, count, desc, eq, fillPlaceholders, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
-import { PgDialect, type PgColumn } from 'drizzle-orm/pg-core';
+import { and, count, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import { queryStatement, type Db } from '../../db/client.ts';
 import { selectList } from '../../db/select-list.ts';
 import { applicationDayAtOffsetSql, keptCountQuery } from '../../infra/kept-counts/read.ts';
 import { eventInsertText } from '../../infra/outbox/record-event.ts';
 import type { CandidateSummaryView } from '../candidates/service.ts';
 import { keysetAfter, keysetBefore, keysetOrderBy } from '../../db/keyset.ts';
+import { everyShape, flagsKey, PageStatements, placeholderOf } from '../../db/page-statements.ts';
 import { CHANGED_SINCE, NEWEST_FIRST, type NewestFirstWindow, type PagePosition, type SortKeyValue } from '../../shared/pagination.ts';
 import { funnelRank } from './stages.ts';
 import { applications, applicationStatusHistory } from './tables.ts';
@@ -228,22 +229,17 @@ interface PageValues {
   limit: number;
   offset: number;
 }
-const value = (name: keyof PageValues) => sql.placeholder(name);
+const value = placeholderOf<PageValues>();
 /** The cursor's sort keys, as placeholders bound when the statement runs. */
 const AFTER_PLACEHOLDERS = [value('afterKey'), value('afterId')] as unknown as SortKeyValue[];
 
-/** Which filters a page has and its shape: each shape is one statement text, prepared once per connection. */
-interface PageShape {
-  jobListingId: boolean;
-  candidateId: boolean;
-  statuses: boolean;
-  updatedSince: boolean;
-  /** The sync ordering ((updatedAt, id) ascending), else newest first. */
-  sync: boolean;
-  after: boolean;
-  /** A newest-first page counted by the kept counts, from DEEP_OFFSET on, without a cursor. */
-  deep: boolean;
-}
+/**
+ * Which filters a page has and its shape. `sync`: the sync ordering ((updatedAt, id) ascending),
+ * else newest first. `deep`: a newest-first page counted by the kept counts, from DEEP_OFFSET on,
+ * without a cursor.
+ */
+const PAGE_FLAGS = ['jobListingId', 'candidateId', 'statuses', 'updatedSince', 'sync', 'after', 'deep'] as const;
+type PageShape = Record<(typeof PAGE_FLAGS)[number], boolean>;
 
 /** The kept counts count the page's total: no filter but statuses. */
 const isKept = (shape: Pick<PageShape, 'jobListingId' | 'candidateId' | 'updatedSince'>) =>
@@ -258,7 +254,7 @@ const isKept = (shape: Pick<PageShape, 'jobListingId' | 'candidateId' | 'updated
  * a page past the end still answers it. Built once per shape from tables.ts, its values bound by
  * name when it runs.
  */
-function pageStatement(shape: PageShape): { text: string; params: unknown[] } {
+function pageStatement(shape: PageShape): SQL {
   const where = and(
     eq(applications.companyId, value('companyId')),
     shape.jobListingId ? eq(applications.jobListingId, value('jobListingId')) : undefined,
@@ -285,34 +281,16 @@ function pageStatement(shape: PageShape): { text: string; params: unknown[] } {
           order by ${orderBy} limit ${value('limit')} offset ${value('offset')}`;
   const direction = sql.raw(ordering.direction);
   const sortedBy = shape.sync ? sql`p."updatedAt"` : sql`p."appliedAt"`;
-  const query = sql`select t.total, p.*, ${sql.raw(CANDIDATE_COLUMNS)} from (select ${total} as total) t left join lateral (${rows}) p on true
+  return sql`select t.total, p.*, ${sql.raw(CANDIDATE_COLUMNS)} from (select ${total} as total) t left join lateral (${rows}) p on true
         left join candidate_summaries c on c.id = p."candidateId" and c.company_id = ${value('companyId')}
         order by ${sortedBy} ${direction}, p.id ${direction}`;
-  const { sql: text, params } = new PgDialect().sqlToQuery(query);
-  return { text, params };
 }
 
-const shapeKey = (shape: PageShape) =>
-  `${+shape.jobListingId}${+shape.candidateId}${+shape.statuses}${+shape.updatedSince}${+shape.sync}${+shape.after}${+shape.deep}`;
-const BOTH = [false, true];
-/** Every shape's statement, built once: fixed texts, as the database prepares them. */
-const PAGE_STATEMENTS: ReadonlyMap<string, { text: string; params: unknown[] }> = new Map(
-  BOTH.flatMap((jobListingId) =>
-    BOTH.flatMap((candidateId) =>
-      BOTH.flatMap((statuses) =>
-        BOTH.flatMap((updatedSince) =>
-          BOTH.flatMap((sync) =>
-            BOTH.flatMap((after) =>
-              BOTH.filter((deep) => !deep || (isKept({ jobListingId, candidateId, updatedSince }) && !sync && !after)).map((deep) => {
-                const shape = { jobListingId, candidateId, statuses, updatedSince, sync, after, deep };
-                return [shapeKey(shape), pageStatement(shape)] as const;
-              }),
-            ),
-          ),
-        ),
-      ),
-    ),
-  ),
+const PAGE_STATEMENTS = new PageStatements<PageShape, PageValues>(
+  // A deep page is only ever a kept, newest-first one without a cursor.
+  everyShape(PAGE_FLAGS).filter((shape) => !shape.deep || (isKept(shape) && !shape.sync && !shape.after)),
+  flagsKey(PAGE_FLAGS),
+  pageStatement,
 );
 
 /** `page`: newest first, or (updatedAt, id) ascending when its ordering is the sync one; see src/shared/pagination.ts. */
@@ -337,8 +315,7 @@ export async function listApplications(
     after: Boolean(page.after),
     deep: kept && !sync && !page.after && page.offset >= DEEP_OFFSET,
   };
-  const statement = PAGE_STATEMENTS.get(shapeKey(shape))!;
-  const values: Partial<PageValues> = {
+  const statement = PAGE_STATEMENTS.bind(shape, {
     companyId,
     jobListingId: filters.jobListingId || undefined,
     candidateId: filters.candidateId || undefined,
@@ -348,11 +325,11 @@ export async function listApplications(
     afterId: page.after?.[1],
     limit: page.limit,
     offset: page.offset,
-  };
+  });
   // Planned once only where the best plan is the same whatever the values: not for a deep page
   // (the day it starts from) nor for filters (how common their values are).
   const planOnce = kept && !shape.statuses && !shape.deep;
-  const found = await queryStatement<unknown[]>(db, statement.text, fillPlaceholders(statement.params, values), { planOnce, arrays: true });
+  const found = await queryStatement<unknown[]>(db, statement.text, statement.values, { planOnce, arrays: true });
   const total = found[0][0] as number;
   // Past the end, the total's row alone (no application: a null id).
   if (column(found[0], 'id') === null) return { rows: [], total };

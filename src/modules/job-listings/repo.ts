@@ -1,9 +1,10 @@
 // SQL of the job listings module. Every query that starts from a request filters by company.
-import { and, asc, eq, fillPlaceholders, getTableColumns, inArray, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { PgDialect, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { queryRows, queryStatement, type Db } from '../../db/client.ts';
 import { selectList } from '../../db/select-list.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
+import { everyShape, flagsKey, PageStatements, placeholderOf } from '../../db/page-statements.ts';
 import { keptCountQuery } from '../../infra/kept-counts/read.ts';
 import { CHANGED_SINCE, NEWEST_FIRST, type PagePosition, type SortKeyValue } from '../../shared/pagination.ts';
 import {
@@ -199,17 +200,13 @@ interface PageValues {
   limit: number;
   offset: number;
 }
-const value = (name: keyof PageValues) => sql.placeholder(name);
+const value = placeholderOf<PageValues>();
 /** The cursor's sort keys, as placeholders bound when the statement runs. */
 const AFTER_PLACEHOLDERS = [value('afterKey'), value('afterId')] as unknown as SortKeyValue[];
 
-/** Which of the filters a page has: each shape is one statement text, prepared once per connection. */
-interface PageShape {
-  statuses: boolean;
-  updatedSince: boolean;
-  search: boolean;
-  after: boolean;
-}
+/** Which of the filters a page has, and whether it starts after a cursor. */
+const PAGE_FLAGS = ['statuses', 'updatedSince', 'search', 'after'] as const;
+type PageShape = Record<(typeof PAGE_FLAGS)[number], boolean>;
 
 /**
  * The position contains the text bound to `pattern` (a LIKE pattern, see likePattern),
@@ -235,7 +232,7 @@ function likePattern(text: string): string {
  * read the kept counts (src/infra/kept-counts/read.ts); a sync (updatedSince) or a search counts its
  * rows. Built once per shape from tables.ts, its values bound by name when it runs.
  */
-function pageStatement(shape: PageShape): { text: string; params: unknown[] } {
+function pageStatement(shape: PageShape): SQL {
   const ordering = shape.updatedSince ? CHANGED_SINCE : NEWEST_FIRST;
   const sortKeys = shape.updatedSince ? [jobListings.updatedAt, jobListings.id] : [jobListings.createdAt, jobListings.id];
   const where = and(
@@ -252,29 +249,14 @@ function pageStatement(shape: PageShape): { text: string; params: unknown[] } {
   const after = shape.after ? keysetAfter(sortKeys, { ordering, after: AFTER_PLACEHOLDERS }) : undefined;
   const direction = sql.raw(ordering.direction);
   const sortAliases = [shape.updatedSince ? 'updatedAt' : 'createdAt', 'id'].map((key) => sql`p.${sql.identifier(key)} ${direction}`);
-  const query = sql`select t.total, p.* from (select ${total} as total) t
+  return sql`select t.total, p.* from (select ${total} as total) t
     left join lateral (select ${sql.join(columns, sql`, `)} from ${jobListings}
       where ${and(where, after)}
       order by ${sql.join(keysetOrderBy(sortKeys, { ordering }), sql`, `)} limit ${value('limit')} offset ${value('offset')}) p on true
     order by ${sql.join(sortAliases, sql`, `)}`;
-  const { sql: text, params } = new PgDialect().sqlToQuery(query);
-  return { text, params };
 }
 
-const shapeKey = (shape: PageShape) => `${+shape.statuses}${+shape.updatedSince}${+shape.search}${+shape.after}`;
-/** Every shape's statement, built once: fixed texts, as the database prepares them. */
-const PAGE_STATEMENTS = new Map(
-  [false, true].flatMap((statuses) =>
-    [false, true].flatMap((updatedSince) =>
-      [false, true].flatMap((search) =>
-        [false, true].map((after) => {
-          const shape = { statuses, updatedSince, search, after };
-          return [shapeKey(shape), pageStatement(shape)] as const;
-        }),
-      ),
-    ),
-  ),
-);
+const PAGE_STATEMENTS = new PageStatements<PageShape, PageValues>(everyShape(PAGE_FLAGS), flagsKey(PAGE_FLAGS), pageStatement);
 
 /** `position`: newest first, or (updatedAt, id) ascending with updatedSince; see src/shared/pagination.ts. */
 export async function listJobListingRows(
@@ -288,8 +270,7 @@ export async function listJobListingRows(
     search: filter.q !== undefined,
     after: position.after !== undefined,
   };
-  const statement = PAGE_STATEMENTS.get(shapeKey(shape))!;
-  const values: Partial<PageValues> = {
+  const statement = PAGE_STATEMENTS.bind(shape, {
     companyId: filter.companyId,
     statuses: filter.statuses,
     updatedSince: filter.updatedSince?.toISOString(),
@@ -298,11 +279,11 @@ export async function listJobListingRows(
     afterId: position.after?.[1],
     limit: position.limit,
     offset: position.offset,
-  };
+  });
   const found = await queryStatement<ListingSummaryRow & { total: number; id: string | null }>(
     db,
     statement.text,
-    fillPlaceholders(statement.params, values),
+    statement.values,
     // The best plan of a newest-first page is the same whatever its values: planned once. By
     // status, it depends on how common the statuses are; a sync or a search, on their values.
     { planOnce: !shape.statuses && !shape.updatedSince && !shape.search },
