@@ -1,5 +1,5 @@
-import { and, eq, fillPlaceholders, getTableColumns, inArray, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { and, eq, getTableColumns, inArray, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { everyShape, flagsKey, PageStatements, placeholderOf } from '../../db/page-statements.ts';
 import { queryRows, queryStatement, type Db } from '../../db/client.ts';
 import { CHANGED_SINCE, NEWEST_FIRST, type Ordering, type PagePosition } from '../../shared/pagination.ts';
 import { keptCountQuery } from '../../infra/kept-counts/read.ts';
@@ -160,7 +160,7 @@ interface PageValues {
   knownGeneration: number | undefined;
   knownTotal: number | undefined;
 }
-const value = (name: keyof PageValues) => sql.placeholder(name);
+const value = placeholderOf<PageValues>();
 
 /**
  * The page of a search by relevance (`q` without updatedSince). Its order is (rank, createdAt, id)
@@ -230,8 +230,14 @@ function relevancePage(after: boolean, page: (total: SQL, generation?: SQL) => S
  * - Changed since (updatedSince, with or without q): the matches found once, counted and ordered
  *   from the same set, then only the page's rows read in full.
  */
-function pageStatement(filters: { q: boolean; updatedSince: boolean }, sort: (typeof ORDERINGS)[number], after: boolean): { text: string; params: unknown[] } {
-  const { ordering } = sort;
+/** Which filters a page has, its ordering, and whether it starts after a cursor. */
+const PAGE_FLAGS = ['q', 'updatedSince', 'after'] as const;
+type PageShape = Record<(typeof PAGE_FLAGS)[number], boolean> & { ordering: Ordering };
+
+function pageStatement(shape: PageShape): SQL {
+  const { ordering, after } = shape;
+  const sort = ORDERINGS.find((candidate) => candidate.ordering === ordering)!;
+  const filters = shape;
   const q = filters.q ? value('q') : undefined;
   const since = filters.updatedSince ? sql`${value('updatedSince')}::timestamptz` : undefined;
   const keys = {
@@ -255,8 +261,7 @@ function pageStatement(filters: { q: boolean; updatedSince: boolean }, sort: (ty
     ) p on true
     order by ${orderBy(keys.names, 'p.')}`;
 
-  const query =
-    !q && !since
+  return !q && !since
       ? sql`select t.total, null::int as generation, p.* from (select ${keptCountQuery(value('companyId'), 'candidates')} as total) t
       left join lateral (select ${COLUMNS}, 0::float8 as rank from candidates c
         where c.company_id = ${value('companyId')} and c.erased_at is null ${keyset('c.')}
@@ -270,24 +275,14 @@ function pageStatement(filters: { q: boolean; updatedSince: boolean }, sort: (ty
       where company_id = ${value('companyId')} and erased_at is null and updated_at >= ${since}${q ? sql` and search_vector @@ q.query` : sql``}
     )
     ${page(sql`(select count(*)::int from matches)`)}`;
-  const { sql: text, params } = new PgDialect().sqlToQuery(query);
-  return { text, params };
 }
 
-/** Every shape's statement, by pageKey. */
-const PAGE_STATEMENTS = new Map(
-  ORDERINGS.flatMap((sort) =>
-    [false, true].flatMap((q) =>
-      [false, true].flatMap((updatedSince) =>
-        [false, true].map((after) => [pageKey({ q, updatedSince }, sort.ordering, after), pageStatement({ q, updatedSince }, sort, after)] as const),
-      ),
-    ),
-  ),
+const flags = flagsKey(PAGE_FLAGS);
+const PAGE_STATEMENTS = new PageStatements<PageShape, PageValues>(
+  ORDERINGS.flatMap(({ ordering }) => everyShape(PAGE_FLAGS).map((shape) => ({ ...shape, ordering }))),
+  (shape) => `${shape.ordering.name}:${flags(shape)}`,
+  pageStatement,
 );
-
-function pageKey(filters: { q: boolean; updatedSince: boolean }, ordering: Ordering, after: boolean): string {
-  return `${ordering.name}:${filters.q}:${filters.updatedSince}:${after}`;
-}
 
 /** A row of the page statement: a candidate with its rank, and the total (and a search's generation) on every row. */
 type PageRow = CandidateRow & { rank: number; total: number; generation: number | null };
@@ -305,10 +300,8 @@ export async function listCandidates(
   page: PagePosition,
   known?: KnownTotal,
 ): Promise<{ rows: Array<CandidateRow & { rank: number }>; total: number; generation: number | null }> {
-  const shape = { q: filters.q !== undefined, updatedSince: filters.updatedSince !== undefined };
-  const statement = PAGE_STATEMENTS.get(pageKey(shape, page.ordering, page.after !== undefined));
-  if (statement === undefined) throw new Error(`candidates: no page statement for the ordering ${page.ordering.name}`);
-  const values: PageValues = {
+  const shape = { q: filters.q !== undefined, updatedSince: filters.updatedSince !== undefined, after: page.after !== undefined, ordering: page.ordering };
+  const statement = PAGE_STATEMENTS.bind(shape, {
     companyId,
     limit: page.limit,
     offset: page.offset,
@@ -319,8 +312,8 @@ export async function listCandidates(
     after2: page.after?.[2],
     knownGeneration: known?.generation,
     knownTotal: known?.total,
-  };
-  const found = await queryStatement<PageRow | EmptyPage>(db, statement.text, fillPlaceholders(statement.params, { ...values }), {
+  });
+  const found = await queryStatement<PageRow | EmptyPage>(db, statement.text, statement.values, {
     // Newest first and the search are planned once: the same index walk whatever the company or
     // page; the search's one index answers company and words together (migration 0022), and the
     // search chooses how to find its newest matches itself (relevancePage). How many rows changed
