@@ -164,6 +164,8 @@ describe('s3 file store', () => {
     const body = Readable.from(
       (async function* () {
         yield part;
+        // The write stream opens its file asynchronously: wait for it (a second at most).
+        for (let wait = 0; wait < 100 && readdirSync(spoolDir).length === 0; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
         spooled = readdirSync(spoolDir).map((name) => ({ name, mode: statSync(join(spoolDir, name)).mode & 0o777 }));
         yield part;
         yield Buffer.from('end');

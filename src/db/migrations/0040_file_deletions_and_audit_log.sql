@@ -18,3 +18,23 @@ CREATE TRIGGER candidate_files_deleted
   AFTER DELETE ON candidate_files
   REFERENCING OLD TABLE AS deleted_files
   FOR EACH STATEMENT EXECUTE FUNCTION candidate_files_mark_deleted_objects();
+
+-- audit (src/modules/audit/README.md): the company's audit log, append-only. One row per
+-- administrative action (keys, members, invitations, webhooks, publishing, erasure), written by the
+-- action's own transaction, so the log holds exactly what committed. The actor's and the target's
+-- labels are kept as they were then; nothing here is updated or expires with the outbox.
+CREATE TABLE audit_entries (
+  id uuid PRIMARY KEY,
+  company_id uuid NOT NULL REFERENCES companies(id) ON DELETE CASCADE,
+  occurred_at timestamptz NOT NULL,
+  actor_type text NOT NULL CHECK (actor_type IN ('USER', 'API_KEY', 'SYSTEM')),
+  actor_id uuid,
+  actor_label text NOT NULL,
+  action text NOT NULL,
+  target_type text NOT NULL,
+  target_id uuid,
+  target_label text,
+  detail jsonb NOT NULL DEFAULT '{}'::jsonb
+);
+
+CREATE INDEX audit_entries_company_idx ON audit_entries (company_id, occurred_at DESC, id DESC);
