@@ -188,7 +188,8 @@ export async function removeMember(ctx: ServiceContext, companyId: string, userI
       companyId,
       actor,
       action: 'member.removed',
-      target: { id: userId, label: user?.name || user?.email || null },
+      // By e-mail address: names need not be unique.
+      target: { id: userId, label: user?.email ?? null },
       detail: { role: membership.role },
       occurredAt: ctx.clock.now(),
     });
