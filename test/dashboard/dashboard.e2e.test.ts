@@ -480,20 +480,20 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     expect(await getMembership(t.ctx, colleagueId)).toBeUndefined();
   });
 
-  it('audit log: the keys, invitations and removal done above show with who did them; filtered by action in the address', async () => {
+  it('audit log: the keys and invitations done above show with who did them; filtered by action in the address', async () => {
     await open('/settings/audit-log', 'Audit log');
     const log = page.getByRole('region', { name: 'Audit log' });
     const created = log.getByRole('row', { name: /API key created.*ATS sync/ });
     await created.waitFor();
     expect(await created.textContent()).toContain('Rita Recruiter');
     await log.getByRole('row', { name: /API key revoked.*ATS sync \(production\)/ }).waitFor();
-    await log.getByRole('row', { name: /Member removed.*colleague-/ }).waitFor();
+    await log.getByRole('row', { name: /Invitation cancelled.*mistaken-/ }).waitFor();
     await expectAccessible('audit-log');
 
     await page.getByRole('textbox', { name: 'Action' }).click();
     await page.getByRole('option', { name: 'API key revoked' }).click();
     await poll(() => new URL(page.url()).searchParams.get('action')).toBe('api_key.revoked');
-    await poll(() => log.getByRole('row', { name: /Member removed/ }).count()).toBe(0);
+    await poll(() => log.getByRole('row', { name: /Invitation cancelled/ }).count()).toBe(0);
     await log.getByRole('row', { name: /API key revoked/ }).waitFor();
     // A reload keeps the filter.
     await page.reload();
