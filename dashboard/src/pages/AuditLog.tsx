@@ -187,7 +187,7 @@ export function AuditLogPage() {
           {
             header: 'Action',
             cell: (entry) => (
-              <Badge variant="light" tt="none" color="indigo.9">
+              <Badge variant="outline" tt="none">
                 {ACTION_LABELS[entry.action] ?? entry.action}
               </Badge>
             ),
