@@ -490,7 +490,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await log.getByRole('row', { name: /Invitation cancelled.*mistaken-/ }).waitFor();
     await expectAccessible('audit-log');
 
-    await page.getByRole('textbox', { name: 'Action' }).click();
+    await page.getByRole('combobox', { name: 'Action' }).click();
     await page.getByRole('option', { name: 'API key revoked' }).click();
     await poll(() => new URL(page.url()).searchParams.get('action')).toBe('api_key.revoked');
     await poll(() => log.getByRole('row', { name: /Invitation cancelled/ }).count()).toBe(0);
