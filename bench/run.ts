@@ -20,12 +20,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { LoadResult, LoadSpec } from './load.ts';
+import { measureUploads } from './uploads.ts';
 import { measureWebhookFairness } from './webhook-fairness.ts';
 
 const quick = process.argv.includes('--quick');
 // `--only lists,patch` measures only the named groups (lists, deep, overview, search, cursor,
-// webhooks, fairness, patch, auth): for working on one figure without waiting for the rest.
-const GROUPS = ['lists', 'deep', 'overview', 'search', 'cursor', 'webhooks', 'fairness', 'patch', 'auth'] as const;
+// webhooks, fairness, patch, auth, uploads): for working on one figure without waiting for the rest.
+const GROUPS = ['lists', 'deep', 'overview', 'search', 'cursor', 'webhooks', 'fairness', 'patch', 'auth', 'uploads'] as const;
 type Group = (typeof GROUPS)[number];
 const onlyArg = process.argv.indexOf('--only');
 const only = onlyArg >= 0 ? new Set(process.argv[onlyArg + 1]?.split(',')) : undefined;
@@ -39,7 +40,7 @@ const SCALE = quick
 const SMALL = { listings: 50, candidates: 500, applications: 2_000 };
 const SECONDS = quick ? 3 : 10;
 const DEEP_PAGE = quick ? 4_000 : 40_000;
-const PORTS = { server: 3471, ceiling: 3472, twin: 3473, receiver: 3474, sharedOrigin: 3475 };
+const PORTS = { server: 3471, ceiling: 3472, twin: 3473, receiver: 3474, sharedOrigin: 3475, uploads: 3476 };
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = quick ? 'recruiting_bench_quick' : 'recruiting_bench';
@@ -270,6 +271,29 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
+  // First, in a small database of its own and on servers of their own (one per file store backend),
+  // with nothing else running; it needs no seeded data.
+  if (wanted('uploads')) {
+    const uploadsDb = 'recruiting_bench_uploads';
+    await withPg(baseUrl, async (client) => {
+      await client.query(`drop database if exists ${uploadsDb}`);
+      await client.query(`create database ${uploadsDb}`);
+    });
+    const url = new URL(baseUrl);
+    url.pathname = `/${uploadsDb}`;
+    await measureUploads({
+      env: { DATABASE_URL: url.toString(), ENCRYPTION_KEY: randomBytes(32).toString('base64') },
+      port: PORTS.uploads,
+      run,
+      start,
+      waitFor,
+      withPg: (fn) => withPg(url.toString(), fn),
+      figure,
+      log,
+    });
+    await withPg(baseUrl, (client) => client.query(`drop database if exists ${uploadsDb} with (force)`));
+    if (only?.size === 1) return;
+  }
   const seeded = (await readSeed()) ?? (await seed());
   SERVER_ENV.ENCRYPTION_KEY = seeded.encryptionKey;
   log(`using ${dbName} (seed version ${SEED_VERSION}); big company ${seeded.bigCompanyId}`);
@@ -280,6 +304,7 @@ async function main(): Promise<void> {
   await withPg(benchUrl, (client) => client.query('vacuum (analyze) job_listings, candidates, applications, application_status_history, company_counts, application_daily_counts, application_hires'));
   const bigKey = await apiKey(seeded.bigCompanyId);
   const hookKey = await apiKey(seeded.hookCompanyId);
+
 
   const server = start('src/server.ts', { PORT: String(PORTS.server) });
   const ceiling = start('bench/ceiling.ts', { PORT: String(PORTS.ceiling), COMPANY_ID: seeded.bigCompanyId });

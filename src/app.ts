@@ -41,6 +41,8 @@ import { privacyRoutes, privacySchemas } from './modules/privacy/routes.ts';
 import { noteRoutes, noteSchemas } from './modules/notes/routes.ts';
 import { activityRoutes, activitySchemas } from './modules/activity/routes.ts';
 import { documentRoutes, documentSchemas } from './modules/documents/routes.ts';
+import { auditRoutes } from './modules/audit/routes.ts';
+import { auditSchemas } from './modules/audit/schemas.ts';
 import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas.ts';
 import { webhookBacklog } from './modules/webhooks/service.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -73,6 +75,7 @@ const SHARED_SCHEMAS = [
   ...companySchemas,
   ...noteSchemas,
   ...activitySchemas,
+  ...auditSchemas,
 ];
 
 export async function buildApp(deps: Deps): Promise<AppInstance> {
@@ -168,6 +171,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   // Google, LinkedIn, Facebook: a button each on the sign-in page when configured.
   await app.register(socialRoutes, { provider: identity.provider, connectors: deps.socialConnectors, config: deps.config });
   await app.register(memberRoutes);
+  await app.register(auditRoutes);
   await app.register(companyRoutes);
   await app.register(listingReviewRoutes);
   // The company dashboard (static files built from dashboard/) at /dashboard; / leads there.

@@ -12,6 +12,7 @@ import { ListingsPage } from './pages/Listings';
 import { PipelinePage } from './pages/Pipeline';
 import { CandidatesPage } from './pages/Candidates';
 import { SettingsPage } from './pages/Settings';
+import { AuditLogPage } from './pages/AuditLog';
 
 const PAGES = [
   { path: '/', label: 'Overview', Component: OverviewPage },
@@ -21,6 +22,7 @@ const PAGES = [
   { path: '/api-keys', label: 'API keys', Component: ApiKeysPage },
   { path: '/webhooks', label: 'Webhooks', Component: WebhooksPage, adminOnly: true },
   { path: '/settings', label: 'Settings', Component: SettingsPage },
+  { path: '/settings/audit-log', label: 'Audit log', Component: AuditLogPage, adminOnly: true },
 ] as const;
 
 async function loadSession(): Promise<Session> {

@@ -1095,6 +1095,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/settings/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the company's audit log
+         * @description Who did what and when, newest first: API keys created, renamed and revoked; members invited, invitations cancelled, members removed; webhook subscriptions created, changed, their secret rotated, deleted; job listings published (by publishing, approving or reopening); candidates erased.
+         *
+         *     Each entry is written by the action's own transaction and kept for good (not only the 30 days of the event feed). Filters: `action` (comma-separated: api_key.created, api_key.renamed, api_key.revoked, member.invited, member.invitation_cancelled, member.removed, webhook.created, webhook.updated, webhook.secret_rotated, webhook.deleted, job_listing.published, candidate.erased), `actorId` (a user or API key id), `from` (inclusive) and `to` (exclusive). Read further pages by `cursor` with the same filters. ADMIN only (403 for a MEMBER); an API key cannot read it (401).
+         *
+         *     A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted. Only a company ADMIN may call it (403 otherwise).
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/settings/company": {
         parameters: {
             query?: never;
@@ -2567,6 +2591,70 @@ export interface components {
             applicationId: string | null;
             /** @description The file as its event describes it (no content) */
             file: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description One action in the company audit log
+         * @example {
+         *       "id": "3f2e1d0c-9b8a-4f7e-8d6c-5b4a3f2e1d0c",
+         *       "occurredAt": "2026-11-27T09:14:05.120Z",
+         *       "actor": {
+         *         "type": "USER",
+         *         "id": "b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
+         *         "label": "Ada Lovelace"
+         *       },
+         *       "action": "api_key.created",
+         *       "target": {
+         *         "type": "API_KEY",
+         *         "id": "a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
+         *         "label": "ATS sync"
+         *       },
+         *       "detail": {
+         *         "scopes": [
+         *           "jobs:read",
+         *           "candidates:read"
+         *         ],
+         *         "expiresAt": "2027-11-27T09:14:05.120Z"
+         *       }
+         *     }
+         */
+        AuditEntry: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the action committed
+             */
+            occurredAt: string;
+            /** @description Who did it */
+            actor: {
+                /**
+                 * @description USER: a signed-in person; API_KEY: an integration; SYSTEM: the service itself (an operator command, scheduled work)
+                 * @enum {unknown}
+                 */
+                type: "USER" | "API_KEY" | "SYSTEM";
+                id: string | null;
+                /** @description The person's name (else e-mail) or the key's label, as it was then */
+                label: string;
+            };
+            /**
+             * @description What was done (a dotted name)
+             * @enum {unknown}
+             */
+            action: "api_key.created" | "api_key.renamed" | "api_key.revoked" | "member.invited" | "member.invitation_cancelled" | "member.removed" | "webhook.created" | "webhook.updated" | "webhook.secret_rotated" | "webhook.deleted" | "job_listing.published" | "candidate.erased";
+            /** @description What it was done to */
+            target: {
+                /**
+                 * @description What kind of thing was acted on
+                 * @enum {unknown}
+                 */
+                type: "API_KEY" | "INVITATION" | "USER" | "WEBHOOK_SUBSCRIPTION" | "JOB_LISTING" | "CANDIDATE";
+                id: string | null;
+                label: string | null;
+            };
+            /** @description What else the action said, depending on it: scopes of a new key, the role of an invitation, the events of a webhook, the fields changed. Never a secret or personal data of an erased candidate. */
+            detail: {
                 [key: string]: unknown;
             };
         };
@@ -21492,6 +21580,254 @@ export interface operations {
                      *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/members/invitations/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page index */
+                page?: number;
+                /** @description Items per page, at most 100 */
+                size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
+                /**
+                 * @description Only these actions, comma-separated: api_key.created, api_key.renamed, api_key.revoked, member.invited, member.invitation_cancelled, member.removed, webhook.created, webhook.updated, webhook.secret_rotated, webhook.deleted, job_listing.published, candidate.erased
+                 * @example api_key.created,api_key.revoked
+                 */
+                action?: string;
+                /** @description Only what this user or API key did */
+                actorId?: string;
+                /** @description Only entries at or after this instant */
+                from?: string;
+                /** @description Only entries before this instant */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f2e1d0c-9b8a-4f7e-8d6c-5b4a3f2e1d0c",
+                     *           "occurredAt": "2026-11-27T09:14:05.120Z",
+                     *           "actor": {
+                     *             "type": "USER",
+                     *             "id": "b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
+                     *             "label": "Ada Lovelace"
+                     *           },
+                     *           "action": "api_key.created",
+                     *           "target": {
+                     *             "type": "API_KEY",
+                     *             "id": "a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
+                     *             "label": "ATS sync"
+                     *           },
+                     *           "detail": {
+                     *             "scopes": [
+                     *               "jobs:read",
+                     *               "candidates:read"
+                     *             ],
+                     *             "expiresAt": "2027-11-27T09:14:05.120Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text",
+                     *         "resumeCursor": "Example text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AuditEntry"][];
+                        pagination: {
+                            /** @description Current zero-based page index */
+                            page: number;
+                            /** @description Items requested per page */
+                            size: number;
+                            /** @description Total matching records */
+                            totalElements: number;
+                            /** @description Pages at this size */
+                            totalPages: number;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                            /** @description Sync orders only (with `updatedSince`, and the event feed): the position after the last item answered, also on the last page. Keep it and pass it as `cursor` later to get only what changed since. */
+                            resumeCursor?: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/audit-log"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/audit-log"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/audit-log"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/audit-log",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/audit-log"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/audit-log"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/audit-log"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];

@@ -55,6 +55,7 @@ export const TAGS = [
   { name: 'Listing review', description: "Approve or reject listings waiting for review (UNDER_REVIEW), by a company ADMIN (a signed-in user's dashboard token only)." },
   { name: 'API keys', description: "The company's API keys (a signed-in user's dashboard token only)." },
   { name: 'Members', description: "The company's members and invitations (a signed-in user's dashboard token only)." },
+  { name: 'Audit log', description: "Who did what and when in the company (its ADMINs, with a signed-in user's dashboard token only)." },
 ];
 
 /**

@@ -11,7 +11,6 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryFileStore } from '../../src/adapters/file-store/directory.ts';
 import type { FileStore } from '../../src/adapters/file-store/file-store.ts';
-import { AbortMultipartUploadCommand, S3Client } from '@aws-sdk/client-s3';
 import { S3FileStore } from '../../src/adapters/file-store/s3.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { fileStoreFromConfig } from '../../src/deps.ts';
@@ -140,51 +139,57 @@ let prefixes = 0;
 fileStoreContract('s3', async () => new S3FileStore(s3.settings({ prefix: `run-${process.pid}-${++prefixes}/` })));
 
 describe('s3 file store', () => {
-  it('a body failing after the first 5 MB part aborts the multipart upload: no object, no pending upload, the body\'s error', async () => {
-    const store = new S3FileStore(s3.settings());
-    const before = s3.aborts.length;
+  it('a body failing after 6 MB sends nothing: no object, no upload started, no spool file left, the body\'s error', async () => {
+    const spoolDir = mkdtempSync(join(tmpdir(), 'spool-'));
+    roots.push(spoolDir);
+    const store = new S3FileStore(s3.settings({ prefix: 'broken/' }), { spoolDir });
+    const puts = s3.puts.length;
     await expect(store.put('big/broken', failingAfter(Buffer.alloc(6 * 1024 * 1024, 1)), { contentType: 'application/pdf' })).rejects.toThrow(
       'the client went away',
     );
-    expect(s3.aborts.length).toBe(before + 1); // a multipart upload had started, and was aborted
+    expect(s3.puts.length).toBe(puts);
     expect(s3.pendingUploads()).toEqual([]);
+    expect(readdirSync(spoolDir)).toEqual([]);
     expect(await store.get('big/broken')).toBeUndefined();
-    expect(await collect(store.list('big/'))).toEqual([]);
     await store.close();
   });
 
-  it('when the abort fails too, put still rejects with the body\'s error (the lifecycle rule is the backstop)', async () => {
-    const store = new S3FileStore(s3.settings({ prefix: 'abort-fails/' }));
-    try {
-      // Every attempt the SDK makes at the abort fails.
-      for (let attempt = 0; attempt < 3; attempt++) s3.failNextAbort();
-      const pending = s3.pendingUploads();
-      await expect(store.put('big/broken', failingAfter(Buffer.alloc(6 * 1024 * 1024, 1)), { contentType: 'application/pdf' })).rejects.toThrow(
-        'the client went away',
-      );
-      expect(await store.get('big/broken')).toBeUndefined();
-      const left = s3.pendingUploads().filter((id) => !pending.includes(id));
-      expect(left).toHaveLength(1);
-      // What the bucket's lifecycle rule would do later.
-      const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-      await client.send(new AbortMultipartUploadCommand({ Bucket: s3.bucket, Key: 'abort-fails/big/broken', UploadId: left[0] }));
-      client.destroy();
-      expect(s3.pendingUploads()).toEqual(pending);
-    } finally {
-      await store.close();
-    }
-  });
-
-  it('streams a body larger than a part as a multipart upload and gives the same bytes back', async () => {
-    const store = new S3FileStore(s3.settings());
+  it('sends a body larger than a part as one PutObject of known length (no multipart), spooled privately and removed', async () => {
+    const spoolDir = mkdtempSync(join(tmpdir(), 'spool-'));
+    roots.push(spoolDir);
+    const store = new S3FileStore(s3.settings({ prefix: 'whole/' }), { spoolDir });
     const part = Buffer.alloc(3 * 1024 * 1024, 7);
-    const stored = await store.put('big/whole', Readable.from([part, part, Buffer.from('end')]), { contentType: 'application/pdf' });
+    let spooled: { name: string; mode: number }[] = [];
+    // Looks at the spool directory while the body is still arriving.
+    const body = Readable.from(
+      (async function* () {
+        yield part;
+        // The write stream opens its file asynchronously: wait for it (a second at most).
+        for (let wait = 0; wait < 100 && readdirSync(spoolDir).length === 0; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+        spooled = readdirSync(spoolDir).map((name) => ({ name, mode: statSync(join(spoolDir, name)).mode & 0o777 }));
+        yield part;
+        yield Buffer.from('end');
+      })(),
+    );
+    const puts = s3.puts.length;
+    const stored = await store.put('big/whole', body, { contentType: 'application/pdf' });
     expect(stored.size).toBe(2 * part.length + 3);
+    expect(spooled).toEqual([{ name: expect.stringMatching(/^recruiting-upload-[0-9a-f-]{36}$/), mode: 0o600 }]);
+    expect(s3.puts.slice(puts)).toEqual([{ path: `/${s3.bucket}/whole/big/whole`, contentLength: String(stored.size), multipart: false }]);
+    expect(readdirSync(spoolDir)).toEqual([]);
     const back = Buffer.concat(await (await store.get('big/whole'))!.toArray());
     expect(back.length).toBe(stored.size);
     expect(back.subarray(-3).toString()).toBe('end');
-    expect(s3.pendingUploads()).toEqual([]);
     await store.delete('big/whole');
+    await store.close();
+  });
+
+  it('S3 refusing the PutObject rejects the put and removes the spool file', async () => {
+    const spoolDir = mkdtempSync(join(tmpdir(), 'spool-'));
+    roots.push(spoolDir);
+    const store = new S3FileStore(s3.settings({ bucket: 'no-such-bucket' }), { spoolDir });
+    await expect(store.put('c1/f1', Readable.from([Buffer.from('x')]), { contentType: 'text/plain' })).rejects.toMatchObject({ name: 'NoSuchBucket' });
+    expect(readdirSync(spoolDir)).toEqual([]);
     await store.close();
   });
 

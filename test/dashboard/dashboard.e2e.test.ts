@@ -480,6 +480,29 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     expect(await getMembership(t.ctx, colleagueId)).toBeUndefined();
   });
 
+  it('audit log: the keys and invitations done above show with who did them; filtered by action in the address', async () => {
+    await open('/settings/audit-log', 'Audit log');
+    const log = page.getByRole('region', { name: 'Audit log' });
+    const created = log.getByRole('row', { name: /API key created.*ATS sync/ });
+    await created.waitFor();
+    expect(await created.textContent()).toContain('Rita Recruiter');
+    await log.getByRole('row', { name: /API key revoked.*ATS sync \(production\)/ }).waitFor();
+    await log.getByRole('row', { name: /Invitation cancelled.*mistaken-/ }).waitFor();
+    await expectAccessible('audit-log');
+
+    await page.getByRole('combobox', { name: 'Action' }).click();
+    await page.getByRole('option', { name: 'API key revoked' }).click();
+    await poll(() => new URL(page.url()).searchParams.get('action')).toBe('api_key.revoked');
+    await poll(() => log.getByRole('row', { name: /Invitation cancelled/ }).count()).toBe(0);
+    await log.getByRole('row', { name: /API key revoked/ }).waitFor();
+    // A reload keeps the filter.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
+    await page.getByRole('region', { name: 'Audit log' }).getByRole('row', { name: /API key revoked/ }).waitFor();
+    expect(await page.getByRole('region', { name: 'Audit log' }).getByRole('row', { name: /API key created/ }).count()).toBe(0);
+    await expectAccessible('audit-log-filtered');
+  });
+
   it('pipeline: a pointer drag and a keyboard move with expectedStatus, a clear message on a stale move, the history in the drawer', async () => {
     const [listing] = (await api('/public/v1/job-listings?size=10&status=ACTIVE')).data.filter((item: { position: { value: string } }) => item.position.value === 'Senior welder');
     const application = await api('/public/v1/applications', 'POST', {

@@ -23,6 +23,8 @@ export interface LocalS3 {
   env: Record<string, string>;
   /** Ids of multipart uploads started and neither completed nor aborted. */
   pendingUploads(): string[];
+  /** Every PUT received (objects and multipart parts), with the length it announced. */
+  puts: { path: string; contentLength: string | undefined; multipart: boolean }[];
   /** Calls to AbortMultipartUpload received. */
   aborts: string[];
   /** Answers one more AbortMultipartUpload 500 (S3 failing just then): the upload stays pending. */
@@ -34,6 +36,7 @@ interface KoaContext {
   method: string;
   path: string;
   query: Record<string, string | string[] | undefined>;
+  headers: Record<string, string | string[] | undefined>;
   status: number;
   body: unknown;
 }
@@ -60,6 +63,7 @@ export async function startLocalS3(bucket = 'recruiting-files'): Promise<LocalS3
   const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket }] });
   const uploadsDir = join(directory, bucket, '._S3rver_uploads');
   const aborts: string[] = [];
+  const puts: LocalS3['puts'] = [];
   let abortFailures = 0;
   const internals = server as unknown as S3rverInternals;
   const abort: Middleware = async (ctx, next) => {
@@ -108,8 +112,14 @@ export async function startLocalS3(bucket = 'recruiting-files'): Promise<LocalS3
       },
     };
   };
+  const recordPuts: Middleware = async (ctx, next) => {
+    if (ctx.method === 'PUT' && ctx.path.startsWith(`/${bucket}/`)) {
+      puts.push({ path: ctx.path, contentLength: one(ctx.headers['content-length']), multipart: ctx.query.uploadId !== undefined });
+    }
+    return next();
+  };
   // After s3rver's logger and its XML encoder (an object body is answered as XML), before its routes.
-  internals.middleware.splice(2, 0, abort, listV2);
+  internals.middleware.splice(2, 0, recordPuts, abort, listV2);
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const settings = (overrides: Partial<S3StoreSettings> = {}): S3StoreSettings => ({
@@ -129,6 +139,7 @@ export async function startLocalS3(bucket = 'recruiting-files'): Promise<LocalS3
     settings,
     env: { S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' },
     pendingUploads: () => (existsSync(uploadsDir) ? readdirSync(uploadsDir) : []),
+    puts,
     aborts,
     failNextAbort: () => {
       abortFailures += 1;

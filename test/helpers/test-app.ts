@@ -128,8 +128,9 @@ async function openSharedDatabase(url: string, config: Config): Promise<TestData
 }
 
 export async function buildTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  // Uploaded files go to a directory of this app's own (removed on close) unless the test names one.
-  const ownFilesDir = env.FILES_DIR || options.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'recruiting-test-files-'));
+  // Uploaded files go to a directory of this app's own (removed on close) unless the test names one
+  // or keeps them in S3.
+  const ownFilesDir = env.FILES_DIR || options.dataDir || env.FILE_STORE === 's3' ? undefined : mkdtempSync(join(tmpdir(), 'recruiting-test-files-'));
   // Every injected request comes from 127.0.0.1, and suites send many keyless or wrong-key calls on
   // purpose: the per-address failure limit is raised here and tested on its own.
   const config = loadConfig({

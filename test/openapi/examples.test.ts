@@ -202,6 +202,9 @@ describe('examples in the OpenAPI document', () => {
     const members = await send('listMembers');
     ids.user = ((members.data as Json[]).find((member) => member.email === secondEmail) as Json).userId as string;
     await send('removeMember');
+    // What the admin did above (keys, invitations, the removal) is in the company's audit log.
+    const audit = await send('listAuditLog');
+    expect((audit.data as Json[]).map((entry) => entry.action)).toContain('member.removed');
 
     // Review, in the signed-in admin's own company: turn it on, then publish two listings there
     // (they wait in UNDER_REVIEW) to approve one and reject the other.

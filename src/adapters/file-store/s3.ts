@@ -1,35 +1,48 @@
 // The deployment's file store: S3-compatible object storage (AWS S3, MinIO, R2, GCS interop), so
-// every server and worker sees the same files. A put streams the body as a multipart upload
-// (@aws-sdk/lib-storage: 5 MB parts, one in flight, so a put buffers about a part or two of its
-// body; a body under 5 MB goes as one PutObject; figures in docs/decisions.md),
-// and S3 shows the object only once the upload completes: a body that fails mid-way aborts the
-// upload, so neither an object nor a pending upload with its parts is left. Every call is bounded in
-// time (connecting, waiting for the answer, silence on the socket) and retried by the SDK on
+// every server and worker sees the same files. A put first spools the body to a private temporary
+// file (0600, removed afterwards whatever happens), then sends it as one PutObject of known length
+// streamed from that file: no part is ever held in memory, so ten 10 MB uploads at once keep the
+// server's memory flat (figures in docs/decisions.md and `npm run bench -- uploads`). S3 shows the
+// object only once the PutObject completes: a body that fails while spooling sends nothing. Every
+// call is bounded in time (connecting, waiting for the answer, silence on the socket) and retried on
 // transient errors. The credentials are handed to the SDK and never appear in a message.
-import { Readable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  AbortMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   ListObjectsV2Command,
+  PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import type { S3StoreSettings } from '../../config.ts';
 import { assertFileKey, type FileStore, type StoredObject } from './file-store.ts';
 
-/** lib-storage's smallest part: what one put holds in memory at most (besides the stream's own buffer). */
-const PART_BYTES = 5 * 1024 * 1024;
+/** Attempts at one PutObject (the SDK retries other calls itself, but never a streamed body). */
+const PUT_ATTEMPTS = 3;
+
+export interface S3FileStoreOptions {
+  /** Where bodies are spooled before they are sent; the OS temporary directory (TMPDIR) by default. */
+  spoolDir?: string;
+}
 
 export class S3FileStore implements FileStore {
   private readonly client: S3Client;
   private readonly bucket: string;
   private readonly prefix: string;
+  private readonly spoolDir: string;
 
-  constructor(settings: Omit<S3StoreSettings, 'kind'>) {
+  constructor(settings: Omit<S3StoreSettings, 'kind'>, options: S3FileStoreOptions = {}) {
     this.bucket = settings.bucket;
     this.prefix = settings.prefix;
+    this.spoolDir = options.spoolDir ?? tmpdir();
     this.client = new S3Client({
       region: settings.region,
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
@@ -45,50 +58,43 @@ export class S3FileStore implements FileStore {
         socketTimeout: settings.timeoutMs,
       },
       maxAttempts: 3,
+      // The SDK's only words are a console warning when a streamed PutObject fails ("non-retryable
+      // streaming request"): put() retries those itself and reports the error.
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
     });
   }
 
   async put(key: string, body: Readable, meta: { contentType: string }): Promise<StoredObject> {
     assertFileKey(key);
-    let size = 0;
-    let bodyError: unknown;
-    async function* counted(): AsyncGenerator<Buffer> {
-      try {
-        for await (const chunk of body) {
-          const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-          size += buffer.length;
-          yield buffer;
-        }
-      } catch (error) {
-        bodyError = error;
-        throw error;
-      }
-    }
-    const source = Readable.from(counted());
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.bucket, Key: this.prefix + key, Body: source, ContentType: meta.contentType },
-      partSize: PART_BYTES,
-      queueSize: 1,
-      // Aborted here, not by lib-storage: its abort failing would replace the body's error.
-      leavePartsOnError: true,
-    });
+    // 'wx' with a random name: never an existing file or a link planted in a shared temporary directory.
+    const spool = join(this.spoolDir, `recruiting-upload-${randomUUID()}`);
     try {
-      await upload.done();
-      return { key, size };
-    } catch (error) {
-      // S3 failed (or the body did): the rest of the body is not wanted, and the client's upload ends.
-      source.destroy();
-      if (!body.destroyed) body.destroy();
-      const { uploadId } = upload;
-      if (uploadId) {
-        // Best effort: a bucket lifecycle rule (AbortIncompleteMultipartUpload) is the backstop
-        // for an abort that fails too (docs/decisions.md).
-        await this.client
-          .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: this.prefix + key, UploadId: uploadId }))
-          .catch(() => undefined);
+      let size = 0;
+      body.on('data', (chunk: Buffer) => (size += chunk.length));
+      // A body failing here (a size limit, the client going away) rejects with its own error, and
+      // nothing has been sent to S3.
+      await pipeline(body, createWriteStream(spool, { flags: 'wx', mode: 0o600 }));
+      for (let attempt = 1; ; attempt++) {
+        try {
+          // A fresh stream per attempt: a streamed body cannot be sent twice.
+          await this.client.send(
+            new PutObjectCommand({
+              Bucket: this.bucket,
+              Key: this.prefix + key,
+              Body: createReadStream(spool),
+              ContentLength: size,
+              ContentType: meta.contentType,
+            }),
+          );
+          return { key, size };
+        } catch (error) {
+          if (attempt >= PUT_ATTEMPTS || !isTransient(error)) throw error;
+          await sleep(100 * 2 ** attempt);
+        }
       }
-      throw bodyError ?? error;
+    } finally {
+      if (!body.destroyed) body.destroy();
+      await rm(spool, { force: true });
     }
   }
 
@@ -125,6 +131,12 @@ export class S3FileStore implements FileStore {
   async close(): Promise<void> {
     this.client.destroy();
   }
+}
+
+/** Worth another attempt: no answer at all (a timeout, a reset), throttling, or S3's own failure. */
+function isTransient(error: unknown): boolean {
+  const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  return status === undefined || status === 429 || status >= 500;
 }
 
 function isNotFound(error: unknown): boolean {

@@ -2,6 +2,7 @@
 // cannot mint keys); any member may list, only an ADMIN creates, renames or revokes.
 import { Type } from 'typebox';
 import type { AppInstance } from '../../http/app-instance.ts';
+import { auditActorOf } from '../../http/actor.ts';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { CreateApiKeyBody, UpdateApiKeyBody } from './schemas.ts';
@@ -27,7 +28,8 @@ export async function apiKeyRoutes(app: AppInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const created = await createApiKey(app.ctx, { companyId: principalOf(request).companyId, ...request.body });
+      const principal = principalOf(request);
+      const created = await createApiKey(app.ctx, { companyId: principal.companyId, ...request.body }, await auditActorOf(app.ctx, principal));
       return reply.status(201).send(created);
     },
   );
@@ -61,7 +63,10 @@ export async function apiKeyRoutes(app: AppInstance): Promise<void> {
         response: { 200: Type.Ref('ApiKey'), ...errorResponses([404]) },
       },
     },
-    async (request) => relabelApiKey(app.ctx, principalOf(request).companyId, request.params.id, request.body as Record<string, unknown>),
+    async (request) => {
+      const principal = principalOf(request);
+      return relabelApiKey(app.ctx, principal.companyId, request.params.id, request.body as Record<string, unknown>, await auditActorOf(app.ctx, principal));
+    },
   );
 
   app.delete(
@@ -78,7 +83,8 @@ export async function apiKeyRoutes(app: AppInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      await revokeApiKey(app.ctx, principalOf(request).companyId, request.params.id);
+      const principal = principalOf(request);
+      await revokeApiKey(app.ctx, principal.companyId, request.params.id, await auditActorOf(app.ctx, principal));
       return reply.status(204).send(null);
     },
   );

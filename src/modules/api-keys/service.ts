@@ -1,7 +1,8 @@
 import { KeyCache, type Notifications } from './key-cache.ts';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, UnauthorizedError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
-import type { Principal, ServiceContext } from '../../shared/context.ts';
+import { withTransaction, type Principal, type ServiceContext } from '../../shared/context.ts';
+import { recordAudit, type AuditActor } from '../audit/service.ts';
 import { getCompany } from '../companies/service.ts';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, keyPrefixOf } from './key-format.ts';
 import {
@@ -75,7 +76,8 @@ export interface CreateApiKeyInput {
   expiresAt?: string | undefined;
 }
 
-export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+/** `actor`: who the audit log names (none: the service itself, e.g. an operator's CLI command). */
+export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput, actor?: AuditActor): Promise<CreatedApiKey> {
   const now = ctx.clock.now();
   const details: ErrorDetail[] = [];
   const labelProblem = validateLabel(input.label);
@@ -109,7 +111,17 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
     revokedAt: null,
     lastUsedAt: null,
   };
-  await insertApiKey(ctx.db, row);
+  await withTransaction(ctx, async (tx) => {
+    await insertApiKey(tx.db, row);
+    await recordAudit(tx.db, {
+      companyId: row.companyId,
+      actor,
+      action: 'api_key.created',
+      target: { id: row.id, label: row.label },
+      detail: { scopes: row.scopes, expiresAt: expiresAt.toISOString() },
+      occurredAt: now,
+    });
+  });
   return { ...toApiKeyView(row, now), rawKey };
 }
 
@@ -119,14 +131,22 @@ export async function listApiKeys(ctx: ServiceContext, companyId: string): Promi
 }
 
 /** companyId undefined: an operator acting across companies (the CLI). */
-export async function revokeApiKey(ctx: ServiceContext, companyId: string | undefined, id: string): Promise<ApiKeyView> {
+export async function revokeApiKey(ctx: ServiceContext, companyId: string | undefined, id: string, actor?: AuditActor): Promise<ApiKeyView> {
   const found = await findApiKey(ctx.db, companyId, id);
   if (!found) throw new NotFoundError('API key');
   // Answer once this process heard the revocation's notification: every listening server heard
   // it at the same commit, so the key already fails everywhere when the caller reads the answer.
   await ctx.apiKeyCache?.whenStarted();
   const heard = found.revokedAt === null ? ctx.apiKeyCache?.nextInvalidation(2_000) : undefined;
-  const row = await markApiKeyRevoked(ctx.db, id, ctx.clock.now());
+  const now = ctx.clock.now();
+  const row = await withTransaction(ctx, async (tx) => {
+    const revoked = await markApiKeyRevoked(tx.db, id, now);
+    // Revoking twice is harmless, and recorded once.
+    if (revoked && found.revokedAt === null) {
+      await recordAudit(tx.db, { companyId: revoked.companyId, actor, action: 'api_key.revoked', target: { id, label: revoked.label }, occurredAt: now });
+    }
+    return revoked;
+  });
   if (!row) throw new NotFoundError('API key');
   await heard;
   return toApiKeyView(row, ctx.clock.now());
@@ -138,12 +158,22 @@ export async function relabelApiKey(
   companyId: string | undefined,
   id: string,
   body: Record<string, unknown>,
+  actor?: AuditActor,
 ): Promise<ApiKeyView> {
   if ('scopes' in body) throw ValidationError.field('scopes', 'scopes are immutable: revoke the key and create a new one');
   const labelProblem = validateLabel(body.label);
   if (labelProblem) throw new ValidationError([labelProblem]);
-  if (!(await findApiKey(ctx.db, companyId, id))) throw new NotFoundError('API key');
-  const row = await updateApiKeyLabel(ctx.db, id, (body.label as string).trim());
+  const found = await findApiKey(ctx.db, companyId, id);
+  if (!found) throw new NotFoundError('API key');
+  const label = (body.label as string).trim();
+  const now = ctx.clock.now();
+  const row = await withTransaction(ctx, async (tx) => {
+    const renamed = await updateApiKeyLabel(tx.db, id, label);
+    if (renamed && found.label !== label) {
+      await recordAudit(tx.db, { companyId: renamed.companyId, actor, action: 'api_key.renamed', target: { id, label }, detail: { previousLabel: found.label }, occurredAt: now });
+    }
+    return renamed;
+  });
   if (!row) throw new NotFoundError('API key');
   return toApiKeyView(row, ctx.clock.now());
 }

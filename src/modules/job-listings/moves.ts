@@ -3,6 +3,7 @@
 // timestamps, never the texts, so it has no machine translation to do.
 import { withTransaction, type ServiceContext } from '../../shared/context.ts';
 import { ValidationError } from '../../shared/errors.ts';
+import { recordAudit, type AuditActor } from '../audit/service.ts';
 import type { JobListingStatus } from '../reference-data/enums.ts';
 import type { JobListingEvent } from './events.ts';
 import { computeExpiresAt, transition, type ListingAction } from './lifecycle.ts';
@@ -10,6 +11,16 @@ import { presentJobListing, type LanguageOptions, type PresentedJobListing } fro
 import { loadChildren, lockExpiredActiveListings, updateJobListingRow } from './repo.ts';
 import type { JobListingRow } from './view.ts';
 import { emit, lockForAction, reload } from './writes.ts';
+
+/** The caller's language, and who the audit log names for a publication (none: the service itself). */
+export type MoveOptions = LanguageOptions & { actor?: AuditActor | undefined };
+
+/** A listing becoming ACTIVE is recorded in the audit log, in the move's transaction. */
+async function auditPublished(ctx: ServiceContext, listing: JobListingRow, previous: JobListingStatus, actor: AuditActor | undefined, now: Date): Promise<void> {
+  await withTransaction(ctx, (tx) =>
+    recordAudit(tx.db, { companyId: listing.companyId, actor, action: 'job_listing.published', target: { id: listing.id, label: listing.position }, detail: { from: previous }, occurredAt: now }),
+  );
+}
 
 function assertEndDateAhead(listing: JobListingRow, now: Date): void {
   const expiresAt = computeExpiresAt(listing.jobListingEndDate, now);
@@ -38,7 +49,7 @@ export async function publishJobListing(
   ctx: ServiceContext,
   companyId: string,
   id: string,
-  options: LanguageOptions = {},
+  options: MoveOptions = {},
 ): Promise<PresentedJobListing> {
   await withTransaction(ctx, async (tx) => {
     const { aggregate, next, changed } = await lockForAction(tx, companyId, id, 'publish');
@@ -52,6 +63,7 @@ export async function publishJobListing(
     const listing = await updateJobListingRow(tx.db, id, { ...patch, updatedAt: now });
     // Waiting for review is not published yet: it is an update until a reviewer approves.
     await emit(tx, next === 'ACTIVE' ? 'job_listing.published' : 'job_listing.updated', { ...aggregate, listing }, now);
+    if (next === 'ACTIVE') await auditPublished(tx, listing, aggregate.listing.status as JobListingStatus, options.actor, now);
   });
   return presentJobListing(ctx, await reload(ctx, companyId, id), options);
 }
@@ -66,13 +78,14 @@ async function moveJobListing(
   id: string,
   action: ListingAction,
   move: { event: JobListingEvent; patch(listing: JobListingRow, now: Date): Partial<JobListingRow> },
-  options: LanguageOptions,
+  options: MoveOptions,
 ): Promise<PresentedJobListing> {
   await withTransaction(ctx, async (tx) => {
     const { aggregate } = await lockForAction(tx, companyId, id, action);
     const now = ctx.clock.now();
     const listing = await updateJobListingRow(tx.db, id, { ...move.patch(aggregate.listing, now), updatedAt: now });
     await emit(tx, move.event, { ...aggregate, listing }, now);
+    if (move.event === 'job_listing.published') await auditPublished(tx, listing, aggregate.listing.status as JobListingStatus, options.actor, now);
   });
   return presentJobListing(ctx, await reload(ctx, companyId, id), options);
 }
@@ -92,7 +105,7 @@ const CLOSE: Move = { event: 'job_listing.closed', patch: (_listing, now) => ({ 
 /** Any status but ARCHIVED -> ARCHIVED; the listing is read-only afterwards. */
 const ARCHIVE: Move = { event: 'job_listing.archived', patch: () => ({ status: 'ARCHIVED' }) };
 
-type MoveCommand = (ctx: ServiceContext, companyId: string, id: string, options?: LanguageOptions) => Promise<PresentedJobListing>;
+type MoveCommand = (ctx: ServiceContext, companyId: string, id: string, options?: MoveOptions) => Promise<PresentedJobListing>;
 
 export const approveJobListing: MoveCommand = (ctx, companyId, id, options = {}) => moveJobListing(ctx, companyId, id, 'approve', APPROVE, options);
 export const closeJobListing: MoveCommand = (ctx, companyId, id, options = {}) => moveJobListing(ctx, companyId, id, 'close', CLOSE, options);

@@ -4,6 +4,7 @@
 import { Type } from 'typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppInstance } from '../../http/app-instance.ts';
+import { auditActorOf } from '../../http/actor.ts';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { Paginated } from '../../http/pagination.ts';
@@ -223,8 +224,10 @@ export async function jobListingRoutes(app: AppInstance): Promise<void> {
         },
       },
       async (request, reply) => {
-        const result = await move.run(ctx, principalOf(request).companyId, request.params.id, {
+        const principal = principalOf(request);
+        const result = await move.run(ctx, principal.companyId, request.params.id, {
           acceptLanguage: request.headers['accept-language'],
+          actor: await auditActorOf(ctx, principal),
         });
         withLanguage(reply, result.language);
         return result.listing;
@@ -319,8 +322,10 @@ export async function listingReviewRoutes(app: AppInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const result = await approveJobListing(app.ctx, principalOf(request).companyId, request.params.id, {
+      const principal = principalOf(request);
+      const result = await approveJobListing(app.ctx, principal.companyId, request.params.id, {
         acceptLanguage: request.headers['accept-language'],
+        actor: await auditActorOf(app.ctx, principal),
       });
       reply.header('content-language', result.language);
       return result.listing;

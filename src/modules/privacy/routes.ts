@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { AppInstance } from '../../http/app-instance.ts';
+import { auditActorOf } from '../../http/actor.ts';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { CandidateExport } from './schemas.ts';
@@ -24,7 +25,8 @@ export async function privacyRoutes(app: AppInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      await eraseCandidate(app.ctx, principalOf(request).companyId, request.params.id);
+      const principal = principalOf(request);
+      await eraseCandidate(app.ctx, principal.companyId, request.params.id, await auditActorOf(app.ctx, principal));
       return reply.status(204).send(null);
     },
   );

@@ -6,6 +6,7 @@ import { withTransaction, type ServiceContext } from '../../shared/context.ts';
 import { recordEvent } from '../../infra/outbox/record-event.ts';
 import { findEventsMentioning, replaceEventData } from '../../infra/outbox/repo.ts';
 import { scrubStoredResponses } from '../../infra/idempotency/repo.ts';
+import { recordAudit, type AuditActor } from '../audit/service.ts';
 import { erasePipelineTexts, exportPipelineOf, type PipelineExport } from '../applications/service.ts';
 import { eraseFilesOfCandidate, exportFilesOf, purgeObjects, type CandidateFileView } from '../documents/service.ts';
 import { anonymizedCandidateFields, eraseCandidateRecord, getCandidate, type CandidateView } from '../candidates/service.ts';
@@ -21,7 +22,7 @@ import { personOf, scrubStored, scrubValue } from './anonymize.ts';
  * only). Applications stay, anonymized, for the pipeline's statistics. 404 for an unknown, already
  * erased or another company's candidate.
  */
-export async function eraseCandidate(ctx: ServiceContext, companyId: string, id: string): Promise<void> {
+export async function eraseCandidate(ctx: ServiceContext, companyId: string, id: string, actor?: AuditActor): Promise<void> {
   const now = ctx.clock.now();
   const fileKeys = await withTransaction(ctx, async (tx) => {
     const original = await eraseCandidateRecord(tx, companyId, id, now);
@@ -37,6 +38,8 @@ export async function eraseCandidate(ctx: ServiceContext, companyId: string, id:
     await scrubDeliveriesMentioning(tx, companyId, mentions, (text) => scrubStored(text, person));
     await scrubStoredResponses(tx.db, ctx.secrets, companyId, [...mentions, ...person.needles], (text) => scrubStored(text, person));
     await recordEvent(tx.db, { companyId, type: 'candidate.erased', data: { candidateId: id, applicationIds }, occurredAt: now });
+    // Ids only, like the event: the audit log keeps no personal data of an erased candidate.
+    await recordAudit(tx.db, { companyId, actor, action: 'candidate.erased', target: { id, label: null }, detail: { applicationIds }, occurredAt: now });
     return keys;
   });
   // The stored bytes after the commit (a store is no part of the transaction): what fails or a

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { withTransaction, type ServiceContext } from '../../shared/context.ts';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
 import { endPage, NEWEST_FIRST, startPage, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
+import { recordAudit, type AuditActor } from '../audit/service.ts';
 import { getCompany } from '../companies/service.ts';
 import {
   claimOpenInvitation,
@@ -15,6 +16,7 @@ import {
   deleteMembership,
   deleteOpenInvitation,
   findMembership,
+  findUser,
   findUserByEmail,
   insertInvitation,
   insertMembership,
@@ -92,6 +94,7 @@ function isUniqueViolation(error: unknown): boolean {
 export async function inviteMember(
   ctx: ServiceContext,
   input: { companyId: string; email: string; role: string; invitedBy: string | null },
+  actor?: AuditActor,
 ): Promise<InvitationView> {
   const details: ErrorDetail[] = [];
   const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
@@ -129,6 +132,7 @@ export async function inviteMember(
       if (!isUniqueViolation(error)) throw error;
       throw new ConflictError('An invitation for this address is already open', [{ field: 'email', message: 'already invited' }]);
     }
+    await recordAudit(tx, { companyId: row.companyId, actor, action: 'member.invited', target: { id: row.id, label: email }, detail: { role }, occurredAt: now });
     return toInvitationView(row);
   });
 }
@@ -146,8 +150,12 @@ export async function listInvitationsPage(ctx: ServiceContext, companyId: string
 }
 
 /** Withdraws an open invitation; 404 when there is none with this id in the company. */
-export async function cancelInvitation(ctx: ServiceContext, companyId: string, id: string): Promise<void> {
-  if (!(await deleteOpenInvitation(ctx.db, companyId, id))) throw new NotFoundError('Invitation');
+export async function cancelInvitation(ctx: ServiceContext, companyId: string, id: string, actor?: AuditActor): Promise<void> {
+  await withTransaction(ctx, async ({ db: tx }) => {
+    const cancelled = await deleteOpenInvitation(tx, companyId, id);
+    if (!cancelled) throw new NotFoundError('Invitation');
+    await recordAudit(tx, { companyId, actor, action: 'member.invitation_cancelled', target: { id, label: cancelled.email }, occurredAt: ctx.clock.now() });
+  });
 }
 
 /** The company's members, newest first. */
@@ -165,7 +173,7 @@ export async function listMembersPage(ctx: ServiceContext, companyId: string, pa
  * Removes a member from the company. Their access tokens fail from their next request on (every
  * request reads the membership). The last ADMIN cannot be removed: a company needs one.
  */
-export async function removeMember(ctx: ServiceContext, companyId: string, userId: string): Promise<void> {
+export async function removeMember(ctx: ServiceContext, companyId: string, userId: string, actor?: AuditActor): Promise<void> {
   await withTransaction(ctx, async ({ db: tx }) => {
     // Locks the admins' rows: two admins removing each other at once cannot leave none.
     const admins = await lockCompanyAdmins(tx, companyId);
@@ -175,6 +183,16 @@ export async function removeMember(ctx: ServiceContext, companyId: string, userI
       throw new ConflictError('The last ADMIN of a company cannot be removed: invite another ADMIN first');
     }
     await deleteMembership(tx, userId, companyId);
+    const user = await findUser(tx, userId);
+    await recordAudit(tx, {
+      companyId,
+      actor,
+      action: 'member.removed',
+      // By e-mail address: names need not be unique.
+      target: { id: userId, label: user?.email ?? null },
+      detail: { role: membership.role },
+      occurredAt: ctx.clock.now(),
+    });
   });
 }
 

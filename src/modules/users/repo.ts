@@ -164,12 +164,13 @@ export async function listOpenInvitations(
     .offset(page.offset);
 }
 
-export async function deleteOpenInvitation(db: Db, companyId: string, id: string): Promise<boolean> {
+/** Deletes the open invitation; answers its address, or undefined when there was none. */
+export async function deleteOpenInvitation(db: Db, companyId: string, id: string): Promise<{ id: string; email: string } | undefined> {
   const rows = await db
     .delete(invitations)
     .where(and(eq(invitations.id, id), eq(invitations.companyId, companyId), isNull(invitations.acceptedAt)))
-    .returning({ id: invitations.id });
-  return rows.length > 0;
+    .returning({ id: invitations.id, email: invitations.email });
+  return rows[0];
 }
 
 /** Marks the newest open invitation for the address accepted by the user, and returns it. */

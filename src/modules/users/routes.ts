@@ -2,6 +2,7 @@
 // Every member may list; only an ADMIN may invite, cancel an invitation or remove a member.
 import { Type } from 'typebox';
 import type { AppInstance } from '../../http/app-instance.ts';
+import { auditActorOf } from '../../http/actor.ts';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { PageQuery, Paginated } from '../../http/pagination.ts';
@@ -49,7 +50,8 @@ export async function memberRoutes(app: AppInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      await removeMember(app.ctx, principalOf(request).companyId, request.params.userId);
+      const principal = principalOf(request);
+      await removeMember(app.ctx, principal.companyId, request.params.userId, await auditActorOf(app.ctx, principal));
       return reply.status(204).send(null);
     },
   );
@@ -90,7 +92,7 @@ export async function memberRoutes(app: AppInstance): Promise<void> {
         email: request.body.email,
         role: request.body.role,
         invitedBy: principal.userId ?? null,
-      });
+      }, await auditActorOf(app.ctx, principal));
       return reply.status(201).send(invitation);
     },
   );
@@ -108,7 +110,8 @@ export async function memberRoutes(app: AppInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      await cancelInvitation(app.ctx, principalOf(request).companyId, request.params.id);
+      const principal = principalOf(request);
+      await cancelInvitation(app.ctx, principal.companyId, request.params.id, await auditActorOf(app.ctx, principal));
       return reply.status(204).send(null);
     },
   );

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { AppInstance } from '../../http/app-instance.ts';
+import { auditActorOf } from '../../http/actor.ts';
 import { principalOf } from '../../http/auth.ts';
 import { entityTag } from '../../shared/etag.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
@@ -64,7 +65,8 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const created = await createSubscription(app.ctx, transport, principalOf(request), request.body);
+      const principal = principalOf(request);
+      const created = await createSubscription(app.ctx, transport, principal, request.body, await auditActorOf(app.ctx, principal));
       return reply.status(201).send(created);
     },
   );
@@ -122,7 +124,7 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
       },
     },
     async (request) =>
-      updateSubscriptionSettings(app.ctx, transport, principalOf(request), request.params.id, request.body),
+      updateSubscriptionSettings(app.ctx, transport, principalOf(request), request.params.id, request.body, await auditActorOf(app.ctx, principalOf(request))),
   );
 
   app.delete(
@@ -139,7 +141,8 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      await removeSubscription(app.ctx, principalOf(request).companyId, request.params.id);
+      const principal = principalOf(request);
+      await removeSubscription(app.ctx, principal.companyId, request.params.id, await auditActorOf(app.ctx, principal));
       return reply.status(204).send(null);
     },
   );
@@ -159,7 +162,7 @@ export async function webhookRoutes(app: AppInstance): Promise<void> {
         response: { 200: Type.Ref('WebhookSubscriptionWithSecret'), ...errorResponses([404, 422]) },
       },
     },
-    async (request) => rotateSecret(app.ctx, principalOf(request).companyId, request.params.id),
+    async (request) => rotateSecret(app.ctx, principalOf(request).companyId, request.params.id, await auditActorOf(app.ctx, principalOf(request))),
   );
 
   app.post(

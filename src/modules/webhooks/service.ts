@@ -6,6 +6,7 @@ import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationEr
 import { withTransaction, type Principal, type ServiceContext } from '../../shared/context.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import type { Backlog } from '../../shared/metrics.ts';
+import { recordAudit, type AuditActor } from '../audit/service.ts';
 import { isWebhookEventType, readScopeOfEvent } from './events.ts';
 import {
   deleteSubscription,
@@ -244,6 +245,7 @@ export async function createSubscription(
   transport: WebhookTransport,
   caller: WebhookCaller,
   input: { url: string; events: string[] },
+  actor?: AuditActor,
 ): Promise<SubscriptionWithSecret> {
   const { companyId } = caller;
   const events = checkEvents(input.events);
@@ -267,12 +269,15 @@ export async function createSubscription(
     createdAt: now,
     updatedAt: now,
   };
-  if (!(await insertSubscriptionWithinCap(ctx.db, row, MAX_SUBSCRIPTIONS_PER_COMPANY))) {
-    throw new ValidationError(
-      [{ field: 'url', message: `the company already has ${MAX_SUBSCRIPTIONS_PER_COMPANY} webhook subscriptions (the most allowed)` }],
-      `A company can have at most ${MAX_SUBSCRIPTIONS_PER_COMPANY} webhook subscriptions; delete one before creating another`,
-    );
-  }
+  await withTransaction(ctx, async (tx) => {
+    if (!(await insertSubscriptionWithinCap(tx.db, row, MAX_SUBSCRIPTIONS_PER_COMPANY))) {
+      throw new ValidationError(
+        [{ field: 'url', message: `the company already has ${MAX_SUBSCRIPTIONS_PER_COMPANY} webhook subscriptions (the most allowed)` }],
+        `A company can have at most ${MAX_SUBSCRIPTIONS_PER_COMPANY} webhook subscriptions; delete one before creating another`,
+      );
+    }
+    await recordAudit(tx.db, { companyId, actor, action: 'webhook.created', target: { id: row.id, label: row.url }, detail: { events }, occurredAt: now });
+  });
   return { ...toView(row), secret };
 }
 
@@ -297,6 +302,7 @@ export async function updateSubscriptionSettings(
   caller: WebhookCaller,
   id: string,
   input: { url?: string | undefined; events?: string[] | undefined; active?: boolean | undefined },
+  actor?: AuditActor,
 ): Promise<SubscriptionView> {
   const { companyId } = caller;
   const patch: Partial<SubscriptionRow> = {};
@@ -322,23 +328,43 @@ export async function updateSubscriptionSettings(
       closeCircuit();
     }
   }
-  const row = await updateSubscription(ctx.db, companyId, id, { ...patch, updatedAt: ctx.clock.now() });
-  if (!row) throw new NotFoundError('Webhook subscription');
+  const now = ctx.clock.now();
+  const row = await withTransaction(ctx, async (tx) => {
+    const updated = await updateSubscription(tx.db, companyId, id, { ...patch, updatedAt: now });
+    if (!updated) throw new NotFoundError('Webhook subscription');
+    // What changed, in the words of the request: the URL, the events, switched on or off.
+    const changes: Record<string, unknown> = {};
+    if (patch.url !== undefined && patch.url !== current.url) changes.url = { from: current.url, to: patch.url };
+    if (patch.events !== undefined && patch.events.join() !== current.events.join()) changes.events = { from: current.events, to: patch.events };
+    if (patch.active !== undefined && patch.active !== current.active) changes.active = { from: current.active, to: patch.active };
+    if (Object.keys(changes).length > 0) {
+      await recordAudit(tx.db, { companyId, actor, action: 'webhook.updated', target: { id, label: updated.url }, detail: changes, occurredAt: now });
+    }
+    return updated;
+  });
   return toView(row);
 }
 
-export async function removeSubscription(ctx: ServiceContext, companyId: string, id: string): Promise<void> {
-  if (!(await deleteSubscription(ctx.db, companyId, id))) throw new NotFoundError('Webhook subscription');
+export async function removeSubscription(ctx: ServiceContext, companyId: string, id: string, actor?: AuditActor): Promise<void> {
+  await withTransaction(ctx, async (tx) => {
+    const deleted = await deleteSubscription(tx.db, companyId, id);
+    if (!deleted) throw new NotFoundError('Webhook subscription');
+    await recordAudit(tx.db, { companyId, actor, action: 'webhook.deleted', target: { id, label: deleted.url }, occurredAt: ctx.clock.now() });
+  });
 }
 
 /** A new secret, shown once; the old one keeps signing (as a second signature) for 24 hours. */
-export async function rotateSecret(ctx: ServiceContext, companyId: string, id: string): Promise<SubscriptionWithSecret> {
+export async function rotateSecret(ctx: ServiceContext, companyId: string, id: string, actor?: AuditActor): Promise<SubscriptionWithSecret> {
   const now = ctx.clock.now();
   const secret = generateSecret();
-  const row = await rotateSubscriptionSecret(ctx.db, companyId, id, {
-    secret: ctx.secrets.seal(secret, SECRET_PURPOSE),
-    previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
-    now,
+  const row = await withTransaction(ctx, async (tx) => {
+    const rotated = await rotateSubscriptionSecret(tx.db, companyId, id, {
+      secret: ctx.secrets.seal(secret, SECRET_PURPOSE),
+      previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
+      now,
+    });
+    if (rotated) await recordAudit(tx.db, { companyId, actor, action: 'webhook.secret_rotated', target: { id, label: rotated.url }, occurredAt: now });
+    return rotated;
   });
   if (!row) throw new NotFoundError('Webhook subscription');
   return { ...toView(row), secret };

@@ -127,10 +127,11 @@ export async function replaceStoredSecrets(
   return rows.length > 0;
 }
 
-export async function deleteSubscription(db: Db, companyId: string, id: string): Promise<boolean> {
-  const rows = await db
+/** Deletes the subscription; answers its URL, or undefined when there was none. */
+export async function deleteSubscription(db: Db, companyId: string, id: string): Promise<{ url: string } | undefined> {
+  const [row] = await db
     .delete(webhookSubscriptions)
     .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.companyId, companyId)))
-    .returning({ id: webhookSubscriptions.id });
-  return rows.length > 0;
+    .returning({ url: webhookSubscriptions.url });
+  return row;
 }
