@@ -44,6 +44,16 @@ function describe(item: Item, titles: Titles): { title: string; detail?: string 
   }
 }
 
+/** Who did it: the entry's actor, or for a document (whose entry records none) who uploaded it. */
+function actorOf(item: Item): Schemas['Actor'] | null {
+  if (item.actor) return item.actor;
+  if (item.type === 'candidate.file_added' || item.type === 'candidate.file_removed') {
+    const by = item.file.uploadedBy as Schemas['Actor'] | undefined;
+    if (item.type === 'candidate.file_added' && by && typeof by.label === 'string') return by;
+  }
+  return null;
+}
+
 function listingIds(items: Item[]): string[] {
   return items.flatMap((item) =>
     item.type === 'application.created' ? [item.application.jobListingId] : item.type === 'application.status_changed' ? [item.stageMove.jobListingId] : [],
@@ -89,6 +99,7 @@ export function Timeline({ candidateId, version }: { candidateId: string; versio
             <MantineTimeline bulletSize={12} lineWidth={2} data-testid="profile-timeline">
               {items.map((item) => {
                 const { title, detail } = describe(item, titles);
+                const who = actorOf(item);
                 return (
                   <MantineTimeline.Item key={item.id} title={title}>
                     {detail && (
@@ -97,7 +108,8 @@ export function Timeline({ candidateId, version }: { candidateId: string; versio
                       </Text>
                     )}
                     <Text size="xs" c="dimmed">
-                      {formatDate(item.occurredAt)} · by {actorName(item.actor)}
+                      {formatDate(item.occurredAt)}
+                      {who ? ` · by ${actorName(who)}` : ''}
                     </Text>
                   </MantineTimeline.Item>
                 );
