@@ -7,7 +7,8 @@ import { Notice } from '../../components';
 import { ReasonDialog } from '../Pipeline';
 import { Empty, ErrorMessage, formatDate } from '../../ui';
 import { useListingTitles } from './listing-titles';
-import { sourceLabel, STAGE_LABEL, STAGES, type Stage } from './words';
+import { STAGE_LABELS, STAGES, type Stage } from '../../labels';
+import { sourceLabel } from './words';
 
 type Application = Schemas['CandidateApplication'];
 const ASKS_REASON: Stage[] = ['REJECTED', 'WITHDRAWN'];
@@ -29,10 +30,10 @@ export function Applications({ name, applications, onChanged }: { name: string; 
           body: { status: to, expectedStatus: application.status, ...(reasonId ? { reasonId } : {}) },
         }),
       );
-      setDone(`${name} moved to ${STAGE_LABEL[to]} for ${title}.`);
+      setDone(`${name} moved to ${STAGE_LABELS[to]} for ${title}.`);
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 409) {
-        setError(new Error(`Someone else moved ${name} first (no longer in ${STAGE_LABEL[application.status]}). The profile now shows where it is; move it again if you still want to.`));
+        setError(new Error(`Someone else moved ${name} first (no longer in ${STAGE_LABELS[application.status]}). The profile now shows where it is; move it again if you still want to.`));
       } else if (ASKS_REASON.includes(to)) {
         throw caught; // shown in the reason dialog, which stays open
       } else {
@@ -71,7 +72,7 @@ export function Applications({ name, applications, onChanged }: { name: string; 
                   </Text>
                 </div>
                 <Badge variant="light" tt="none" data-testid="stage">
-                  {STAGE_LABEL[application.status]}
+                  {STAGE_LABELS[application.status]}
                 </Badge>
               </Group>
               <Group mt="xs" gap="xs" align="flex-end" wrap="wrap">
@@ -79,7 +80,7 @@ export function Applications({ name, applications, onChanged }: { name: string; 
                   size="xs"
                   label={`Move to`}
                   aria-label={`Move ${name} (${title}) to`}
-                  data={STAGES.map((stage) => ({ value: stage, label: STAGE_LABEL[stage] }))}
+                  data={STAGES.map((stage) => ({ value: stage, label: STAGE_LABELS[stage] }))}
                   value={application.status}
                   onChange={(value) => value && value !== application.status && request(application, value as Stage)}
                   allowDeselect={false}

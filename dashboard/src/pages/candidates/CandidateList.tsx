@@ -10,7 +10,8 @@ import { useQueryParam } from '../../router';
 import { Empty, formatDate, LoadState } from '../../ui';
 import { useListingTitles } from './listing-titles';
 import { byApplication, findCandidates, SCAN_LIMIT, SEARCH_LIMIT, type Filters, type Row } from './search';
-import { plural, SOURCE_LABEL, sourceLabel, SOURCES, STAGE_LABEL, STAGES, type Source, type Stage } from './words';
+import { plural, SOURCE_LABELS, STAGE_LABELS, STAGES, type Source, type Stage } from '../../labels';
+import { sourceLabel, SOURCES } from './words';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -108,7 +109,7 @@ export function CandidateList({ onOpen, emptyHint }: { onOpen: (id: string) => v
         <MultiSelect
           label="Stage"
           placeholder={filters.stages.length ? undefined : 'Any stage'}
-          data={STAGES.map((stage) => ({ value: stage, label: STAGE_LABEL[stage] }))}
+          data={STAGES.map((stage) => ({ value: stage, label: STAGE_LABELS[stage] }))}
           value={filters.stages}
           onChange={state.setStages}
           clearable
@@ -130,7 +131,7 @@ export function CandidateList({ onOpen, emptyHint }: { onOpen: (id: string) => v
         <Select
           label="Source"
           placeholder="Any source"
-          data={SOURCES.map((source) => ({ value: source, label: SOURCE_LABEL[source] }))}
+          data={SOURCES.map((source) => ({ value: source, label: SOURCE_LABELS[source] }))}
           value={filters.source}
           onChange={state.setSource}
           clearable
@@ -186,7 +187,7 @@ export function CandidateList({ onOpen, emptyHint }: { onOpen: (id: string) => v
                     cell: (row) =>
                       row.application && (
                         <Badge variant="light" tt="none">
-                          {STAGE_LABEL[row.application.status]}
+                          {STAGE_LABELS[row.application.status]}
                         </Badge>
                       ),
                   },

@@ -7,7 +7,8 @@ import { uploadCandidateFile, RecruitingApiError } from '@recruiting/sdk';
 import { api, ApiError, call, useLoad, type Schemas } from '../../api';
 import { Notice } from '../../components';
 import { Empty, ErrorMessage, formatDate, LoadState } from '../../ui';
-import { fileSize, KIND_LABEL, KINDS, type FileKind } from './words';
+import { actorName } from './Notes';
+import { fileSize, kindLabel, KINDS, type FileKind } from './words';
 
 type CandidateFile = Schemas['CandidateFile'];
 
@@ -95,7 +96,7 @@ function Upload({ candidateId, onUploaded }: { candidateId: string; onUploaded: 
           <Select
             size="xs"
             label="Kind"
-            data={KINDS.map((value) => ({ value, label: KIND_LABEL[value] }))}
+            data={KINDS.map((value) => ({ value, label: kindLabel(value) }))}
             value={kind}
             onChange={(value) => value && setKind(value as FileKind)}
             allowDeselect={false}
@@ -146,10 +147,10 @@ export function Files({ candidateId, onChanged }: { candidateId: string; onChang
                     <Group justify="space-between" wrap="wrap" gap="xs">
                       <div style={{ minWidth: 0 }}>
                         <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-                          {KIND_LABEL[file.kind]}: {file.fileName}
+                          {kindLabel(file.kind)}: {file.fileName}
                         </Text>
                         <Text size="xs" c="dimmed">
-                          {fileSize(file.size)} · added by {file.uploadedBy.label} · {formatDate(file.createdAt)}
+                          {fileSize(file.size)} · added by {actorName({ ...file.uploadedBy, id: file.uploadedBy.id ?? '' })} · {formatDate(file.createdAt)}
                         </Text>
                       </div>
                       <Button size="xs" variant="light" aria-label={`Open ${file.fileName}`} onClick={() => void openFile(candidateId, file).catch(setError)}>

@@ -6,13 +6,14 @@ import { api, call, useLoad, type Schemas } from '../../api';
 import { Empty, ErrorMessage, formatDate, LoadState } from '../../ui';
 import { useListingTitles, type Titles } from './listing-titles';
 import { actorName } from './Notes';
-import { KIND_LABEL, STAGE_LABEL, type FileKind } from './words';
+import { STAGE_LABELS } from '../../labels';
+import { kindLabel } from './words';
 
 type Item = Schemas['ActivityItem'];
 const PAGE = 50;
 
 function fileWords(file: Record<string, unknown>): string {
-  const kind = KIND_LABEL[file.kind as FileKind] ?? 'Document';
+  const kind = typeof file.kind === 'string' ? kindLabel(file.kind) : 'Document';
   return typeof file.fileName === 'string' ? `${kind} “${file.fileName}”` : kind;
 }
 
@@ -24,7 +25,7 @@ function describe(item: Item, titles: Titles): { title: string; detail?: string 
       return { title: `Applied to ${listing(item.application.jobListingId)}` };
     case 'application.status_changed':
       return {
-        title: `${STAGE_LABEL[item.stageMove.fromStatus]} → ${STAGE_LABEL[item.stageMove.toStatus]} (${listing(item.stageMove.jobListingId)})`,
+        title: `${STAGE_LABELS[item.stageMove.fromStatus]} → ${STAGE_LABELS[item.stageMove.toStatus]} (${listing(item.stageMove.jobListingId)})`,
         detail: item.stageMove.reason ?? undefined,
       };
     case 'note.created':

@@ -6,7 +6,7 @@
 // and applied date, intersected with the text search's best matches, and paged here. That scan is
 // bounded (SCAN_LIMIT applications, SEARCH_LIMIT matches) and says so when it stops short.
 import { api, call, type Schemas } from '../../api';
-import type { Source, Stage } from './words';
+import type { Source, Stage } from '../../labels';
 
 export interface Filters {
   q: string;
