@@ -785,6 +785,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await expectAccessible('candidate-profile-reject');
     await ask.getByRole('button', { name: 'Reject' }).click();
     await poll(() => card.getByTestId('stage').textContent()).toBe('Rejected');
+    await poll(() => card.getByTestId('reason-given').textContent()).toBe('Reason: Salary expectations');
     const rejected = await api(`/public/v1/applications/${application.id}`);
     expect(rejected.status).toBe('REJECTED');
     expect((await api(`/public/v1/rejection-reasons/${rejected.rejectionReasonId}`)).name).toBe('Salary expectations');

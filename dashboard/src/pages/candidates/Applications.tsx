@@ -2,7 +2,7 @@
 // to another stage and a rejection, which asks for one of the company's reasons (as the pipeline does).
 import { Badge, Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { api, ApiError, call, type Schemas } from '../../api';
+import { api, ApiError, call, useLoad, type Schemas } from '../../api';
 import { Notice } from '../../components';
 import { ReasonDialog } from '../Pipeline';
 import { Empty, ErrorMessage, formatDate } from '../../ui';
@@ -12,6 +12,25 @@ import { sourceLabel } from './words';
 
 type Application = Schemas['CandidateApplication'];
 const ASKS_REASON: Stage[] = ['REJECTED', 'WITHDRAWN'];
+
+/**
+ * Why a rejected or withdrawn application left: the last move's reason, from the history (the
+ * profile's application summary carries no reason).
+ */
+function ReasonGiven({ application }: { application: Application }) {
+  const last = useLoad(
+    () => call(api.GET('/public/v1/applications/{id}/history', { params: { path: { id: application.id }, query: { size: 1 } } })),
+    [application.id, application.status, application.updatedAt],
+  );
+  const move = last.data?.data[0];
+  const words = [move?.rejectionReason?.name, move?.reason].filter(Boolean).join(' · ');
+  if (!words) return null;
+  return (
+    <Text size="sm" mt={4} data-testid="reason-given">
+      Reason: {words}
+    </Text>
+  );
+}
 
 export function Applications({ name, applications, onChanged }: { name: string; applications: Application[]; onChanged: () => void }) {
   const titles = useListingTitles(applications.map((application) => application.jobListingId));
@@ -75,6 +94,7 @@ export function Applications({ name, applications, onChanged }: { name: string; 
                   {STAGE_LABELS[application.status]}
                 </Badge>
               </Group>
+              {ASKS_REASON.includes(application.status) && <ReasonGiven application={application} />}
               <Group mt="xs" gap="xs" align="flex-end" wrap="wrap">
                 <Select
                   size="xs"
