@@ -4,7 +4,7 @@
 // photographed at 1280 and 390 pixels wide (test-results/screenshots/). One browser and one page for
 // the whole file: the steps build on each other, in order.
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -15,6 +15,7 @@ import { runWebhookWorkerOnce } from '../../src/modules/webhooks/delivery-worker
 import { createWebhookTransport } from '../../src/modules/webhooks/transport.ts';
 import { ALL_SCOPES } from '../../src/modules/api-keys/scopes.ts';
 import { getCompany } from '../../src/modules/companies/service.ts';
+import { approveJobListing } from '../../src/modules/job-listings/service.ts';
 import { getMembership } from '../../src/modules/users/service.ts';
 import { listInvitationsPage } from '../../src/modules/users/members.ts';
 import { userByEmail } from '../helpers/users.ts';
@@ -114,6 +115,14 @@ async function settledBox(locator: Locator): Promise<{ x: number; y: number; wid
     last = now;
   }
   throw new Error('the element kept moving');
+}
+
+/** An ACTIVE listing made through the API (approved when the company has turned listing review on). */
+async function activeListing(position: string): Promise<{ id: string }> {
+  const created = await api('/public/v1/job-listings', 'POST', { position, positionType: 'FULL_TIME', workPlaceType: 'ON_SITE' });
+  const published = await api(`/public/v1/job-listings/${created.id}/publish`, 'POST');
+  if (published.status === 'UNDER_REVIEW') await approveJobListing(t.ctx, await companyId(), created.id);
+  return created;
 }
 
 async function expectAccessible(name: string): Promise<void> {
@@ -720,6 +729,150 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     expect(new URL(page.url()).searchParams.get('q')).toBe('codebreaker');
     await page.goForward();
     await profile.getByText('Cryptanalysis').waitFor();
+  });
+
+  it('candidate profile: the résumé opens, a dropped file is added, a note shows its author and time, the timeline, rejecting asks for a reason', async () => {
+    const listing = await activeListing('Harbour pilot');
+    const pdf = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+    const application = await api('/public/v1/applications', 'POST', {
+      jobListingId: listing.id,
+      candidate: { firstName: 'Mary', lastName: 'Anning', email: `mary-${randomUUID().slice(0, 6)}@example.com`, phone: '+44 1297 000000' },
+      resume: { fileName: 'mary-cv.pdf', contentBase64: pdf.toString('base64') },
+    });
+    await page.goto(`/dashboard/candidates?candidate=${application.jobSeekerId}`, COMMIT);
+    const profile = page.getByRole('dialog', { name: 'Candidate' });
+    await profile.getByRole('heading', { name: 'Mary Anning' }).waitFor();
+    await profile.getByRole('link', { name: '+44 1297 000000' }).waitFor();
+    // Every application with its listing's title and its stage in words.
+    const card = profile.getByTestId(`profile-application-${application.id}`);
+    await poll(() => card.textContent()).toContain('Harbour pilot');
+    expect(await card.getByTestId('stage').textContent()).toBe('Applied');
+
+    // The résumé is listed and opens: its bytes come through a signed link, named as uploaded.
+    await profile.getByText('Résumé: mary-cv.pdf').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), profile.getByRole('button', { name: 'Open mary-cv.pdf' }).click()]);
+    expect(download.suggestedFilename()).toBe('mary-cv.pdf');
+    expect(new URL(download.url()).pathname).not.toContain('/public/v1/');
+    expect(readFileSync((await download.path())!)).toEqual(pdf);
+
+    // A file dropped on the drop zone is added with the kind picked; a refused one is said in words.
+    const drop = async (name: string, text: string) => {
+      const transfer = await page.evaluateHandle(`(() => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([${JSON.stringify(text)}], ${JSON.stringify(name)}));
+        return transfer;
+      })()`);
+      await profile.getByTestId('drop-zone').dispatchEvent('drop', { dataTransfer: transfer });
+    };
+    await profile.getByRole('combobox', { name: 'Kind' }).click();
+    await page.getByRole('option', { name: 'Cover letter' }).click();
+    await drop('letter.txt', 'Dear team, I have found an ichthyosaur.');
+    await profile.getByText('Cover letter: letter.txt').waitFor();
+    await drop('tool.exe', 'MZ\u0090\u0000\u0003\u0000\u0000\u0000\u0004');
+    await poll(() => profile.getByTestId('upload-refused').textContent()).toContain('“tool.exe” is not a kind of file this service keeps');
+    // The file input does the same (choosing instead of dropping).
+    const dir = mkdtempSync(join(tmpdir(), 'dashboard-files-'));
+    writeFileSync(join(dir, 'portfolio.txt'), 'Fossils found at Lyme Regis.');
+    await profile.locator('input[type=file]').setInputFiles(join(dir, 'portfolio.txt'));
+    await profile.getByText('Cover letter: portfolio.txt').waitFor();
+    const files = await api(`/public/v1/candidates/${application.jobSeekerId}/files`);
+    expect(files.data.map((file: { fileName: string }) => file.fileName).sort()).toEqual(['letter.txt', 'mary-cv.pdf', 'portfolio.txt']);
+
+    // A note, shown with its author and when.
+    await profile.getByLabel('Add a note').fill('Phone screen: knows every fossil on the coast.');
+    await profile.getByRole('button', { name: 'Add note' }).click();
+    const note = profile.getByTestId('profile-notes').getByRole('article').first();
+    await poll(() => note.textContent()).toContain('Phone screen: knows every fossil on the coast.');
+    expect(await note.textContent()).toMatch(/Rita Recruiter · \d{1,2} \w{3} \d{4}, \d{2}:\d{2} \((just now|\d+ minutes? ago)\)/);
+
+    // A move from the profile, then the timeline lists the application, the note and the move.
+    await card.getByRole('combobox', { name: 'Move Mary Anning (Harbour pilot) to' }).click();
+    await page.getByRole('option', { name: 'In review' }).click();
+    await profile.getByText('Mary Anning moved to In review for Harbour pilot.').waitFor();
+    await poll(() => card.getByTestId('stage').textContent()).toBe('In review');
+    const timeline = profile.getByTestId('profile-timeline');
+    await poll(() => timeline.textContent()).toContain('Applied → In review (Harbour pilot)');
+    const told = (await timeline.textContent())!;
+    expect(told).toContain('Applied to Harbour pilot');
+    expect(told).toContain('Note written');
+    expect(told).toContain('Phone screen: knows every fossil on the coast.');
+    expect(told).toContain('Résumé “mary-cv.pdf” added');
+    expect(told).toMatch(/Applied → In review \(Harbour pilot\)\d{1,2} \w{3} \d{4}, \d{2}:\d{2} · by Rita Recruiter/);
+    await expectAccessible('candidate-profile-full');
+
+    // Rejecting from the profile asks for one of the company's reasons.
+    await card.getByRole('button', { name: 'Reject Mary Anning for Harbour pilot' }).click();
+    const ask = page.getByRole('dialog', { name: 'Reject Mary Anning' });
+    await ask.getByRole('combobox', { name: 'Reason' }).click();
+    await page.getByRole('option', { name: 'Salary expectations' }).click();
+    await expectAccessible('candidate-profile-reject');
+    await ask.getByRole('button', { name: 'Reject' }).click();
+    await poll(() => card.getByTestId('stage').textContent()).toBe('Rejected');
+    await poll(() => card.getByTestId('reason-given').textContent()).toBe('Reason: Salary expectations');
+    const rejected = await api(`/public/v1/applications/${application.id}`);
+    expect(rejected.status).toBe('REJECTED');
+    expect((await api(`/public/v1/rejection-reasons/${rejected.rejectionReasonId}`)).name).toBe('Salary expectations');
+    await poll(() => timeline.textContent()).toContain('In review → Rejected (Harbour pilot)');
+    await profile.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('candidates list: across listings, filtered by stage, listing, source and date; the filters survive a reload and back', async () => {
+    const keeper = await activeListing('Lighthouse keeper');
+    const other = await activeListing('Ferry captain');
+    const apply = (listingId: string, firstName: string, lastName: string, source: string) =>
+      api('/public/v1/applications', 'POST', { jobListingId: listingId, source, candidate: { firstName, lastName, email: `${firstName.toLowerCase()}-${randomUUID().slice(0, 6)}@example.com` } });
+    const ida = await apply(keeper.id, 'Ida', 'Pfeiffer', 'REFERRAL');
+    const jane = await apply(keeper.id, 'Jane', 'Goodall', 'JOB_BOARD');
+    await apply(other.id, 'Nellie', 'Bly', 'JOB_BOARD');
+    await api(`/public/v1/applications/${jane.id}/status`, 'PATCH', { status: 'INTERVIEW' });
+
+    await page.goto('/dashboard/candidates', COMMIT);
+    await page.getByRole('heading', { level: 1, name: 'Candidates' }).waitFor();
+    const table = page.getByRole('region', { name: 'Candidates' });
+    await table.getByRole('button', { name: 'Nellie Bly' }).waitFor();
+    // By listing: its applicants only, with the listing's title and the stage in words.
+    const picker = page.getByRole('combobox', { name: 'Listing' });
+    await picker.fill('lighthouse');
+    await page.getByRole('option', { name: /Lighthouse keeper/ }).click();
+    await poll(() => new URL(page.url()).searchParams.get('listing')).toBe(keeper.id);
+    await poll(() => table.getByRole('button', { name: 'Nellie Bly' }).count()).toBe(0);
+    const janeRow = page.getByTestId(`candidate-row-${jane.id}`);
+    await poll(() => janeRow.textContent()).toContain('Lighthouse keeper');
+    expect(await janeRow.textContent()).toContain('Interview');
+    expect(await janeRow.textContent()).toContain('Job board');
+    await page.getByTestId(`candidate-row-${ida.id}`).waitFor();
+    // And by stage.
+    await page.getByRole('combobox', { name: 'Stage' }).click();
+    await page.getByRole('option', { name: 'Interview' }).click();
+    await page.keyboard.press('Escape');
+    await poll(() => page.getByTestId(`candidate-row-${ida.id}`).count()).toBe(0);
+    await janeRow.waitFor();
+    expect(new URL(page.url()).searchParams.get('stage')).toBe('INTERVIEW');
+    await expectAccessible('candidates-filtered');
+
+    // A reload keeps both filters (and shows them in the fields).
+    await page.reload(COMMIT);
+    await page.getByRole('heading', { level: 1, name: 'Candidates' }).waitFor();
+    await poll(() => picker.inputValue()).toBe('Lighthouse keeper');
+    await janeRow.waitFor();
+    expect(await page.getByTestId(`candidate-row-${ida.id}`).count()).toBe(0);
+    await page.getByTestId('candidate-filters').getByText('Interview').waitFor();
+    // Back undoes the stage filter: Ida is listed again.
+    await page.goBack();
+    await page.getByTestId(`candidate-row-${ida.id}`).waitFor();
+    expect(new URL(page.url()).searchParams.get('stage')).toBeNull();
+
+    // By source, and by applied date (a period in the future matches nothing).
+    await page.getByRole('combobox', { name: 'Source' }).click();
+    await page.getByRole('option', { name: 'Referral' }).click();
+    await poll(() => page.getByTestId(`candidate-row-${jane.id}`).count()).toBe(0);
+    await page.getByTestId(`candidate-row-${ida.id}`).waitFor();
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('Applied from').fill(tomorrow);
+    await page.getByText('No candidate matches these filters.').waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await table.getByRole('button', { name: 'Nellie Bly' }).waitFor();
+    expect(new URL(page.url()).search).toBe('');
   });
 
   it('sign out ends the session and revokes the tokens in one click; the next visit asks to sign in', async () => {

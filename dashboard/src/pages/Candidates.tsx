@@ -1,10 +1,12 @@
-import { Alert, Badge, Button, Card, Drawer, FileInput, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, FileInput, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useQueryParam } from '../router';
-import { api, ApiError, call, useLoad, type Schemas } from '../api';
-import { ResourceTable, useAction } from '../components';
+import { api, ApiError, call, type Schemas } from '../api';
+import { useAction } from '../components';
 import { ListingPicker, type PickedListing } from '../listing-picker';
-import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin } from '../ui';
+import { ErrorMessage, Page, PageHeader, useIsAdmin } from '../ui';
+import { CandidateList } from './candidates/CandidateList';
+import { Profile } from './candidates/Profile';
 
 type ImportRow = { firstName: string; lastName: string; email: string; phone?: string | null; headline?: string | null; location?: string | null; skills?: string[]; links?: string[] };
 
@@ -169,120 +171,29 @@ function ImportCsv({ onImported }: { onImported: () => void }) {
   );
 }
 
-function Profile({ id, onClose }: { id: string; onClose: () => void }) {
-  const profile = useLoad(() => call(api.GET('/public/v1/candidates/{id}', { params: { path: { id } } })), [id]);
-  return (
-    <Drawer opened onClose={onClose} title="Candidate" position="right" size="lg">
-      <LoadState state={profile} label="Loading the profile">
-        {(data) => (
-          <Stack>
-            <Title order={3} size="h4">
-              {data.firstName} {data.lastName}
-            </Title>
-            {data.headline && <Text>{data.headline}</Text>}
-            <Text size="sm">
-              {data.email}
-              {data.phone ? ` · ${data.phone}` : ''}
-              {data.location ? ` · ${data.location}` : ''}
-            </Text>
-            <Group gap={4}>
-              {data.skills.map((skill) => (
-                <Badge key={skill} variant="outline" tt="none">
-                  {skill}
-                </Badge>
-              ))}
-            </Group>
-            {data.links.map((link) => (
-              <Text key={link} size="sm" component="a" href={link} rel="noreferrer noopener" target="_blank" c="indigo.9">
-                {link}
-              </Text>
-            ))}
-            <Text size="xs" c="dimmed">
-              Source {data.source.toLowerCase()} · added {formatDate(data.createdAt)}
-            </Text>
-            <Title order={4} size="h5">
-              Applications
-            </Title>
-            {data.applications.length === 0 ? (
-              <Empty>No applications.</Empty>
-            ) : (
-              data.applications.map((application) => (
-                <Text key={application.id} size="sm">
-                  {application.status.replace('_', ' ').toLowerCase()} · applied {timeAgo(application.appliedAt)}
-                </Text>
-              ))
-            )}
-          </Stack>
-        )}
-      </LoadState>
-    </Drawer>
-  );
-}
-
 export function CandidatesPage() {
   const isAdmin = useIsAdmin();
-  // The search, the page and the open profile live in the address: a reload or a link shows them again.
-  const [searchParam, setSearchParam] = useQueryParam('q');
-  const [pageParam, setPageParam] = useQueryParam('page');
+  // The open profile lives in the address (as the filters do): a reload or a link shows it again,
+  // and the back button closes it.
   const [openParam, setOpenParam] = useQueryParam('candidate');
-  const search = searchParam ?? '';
-  const page = Math.max(1, Number.parseInt(pageParam ?? '1', 10) || 1);
-  const setPage = (next: number) => setPageParam(next > 1 ? String(next) : null, 'push');
-  const open = openParam ?? undefined;
-  const setOpen = (id: string | undefined) => setOpenParam(id ?? null, id ? 'push' : 'replace');
-  const [query, setQuery] = useState(search);
-  const candidates = useLoad(
-    () => call(api.GET('/public/v1/candidates', { params: { query: { page: page - 1, size: 20, ...(search ? { q: search } : {}) } } })),
-    [page, search],
-  );
+  const open = openParam && /^[0-9a-f-]{36}$/i.test(openParam) ? openParam : undefined;
+  const [round, setRound] = useState(0);
   return (
     <Page>
       <PageHeader title="Candidates" />
-      <form
-        role="search"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setSearchParam(query.trim(), 'push');
-          setPageParam(null);
-        }}
-      >
-        <Group align="flex-end" wrap="wrap">
-          <TextInput label="Search candidates" description="Name, e-mail or headline" value={query} onChange={(event) => setQuery(event.currentTarget.value)} w={300} />
-          <Button type="submit" variant="default">
-            Search
-          </Button>
-        </Group>
-      </form>
-      <ResourceTable
-        state={candidates}
-        loadingLabel="Loading candidates"
-        empty={search ? `No candidate matches “${search}”.` : `No candidates yet. ${isAdmin ? 'Import a CSV below, or let' : 'Let'} applications come in.`}
-        label="Candidates"
-        minWidth={560}
-        rowKey={(candidate) => candidate.id}
-        page={{ value: page, onChange: setPage }}
-        countLabel="candidate(s)"
-        columns={[
-          {
-            header: 'Name',
-            cell: (candidate) => (
-              <Button variant="subtle" size="compact-sm" onClick={() => setOpen(candidate.id)}>
-                {candidate.firstName} {candidate.lastName}
-              </Button>
-            ),
-          },
-          { header: 'E-mail', cell: (candidate) => candidate.email },
-          { header: 'Headline', cell: (candidate) => candidate.headline ?? '—' },
-        ]}
+      <CandidateList
+        key={round}
+        onOpen={(id) => setOpenParam(id, 'push')}
+        emptyHint={`No candidates yet. ${isAdmin ? 'Import a CSV below, or let' : 'Let'} applications come in.`}
       />
       {isAdmin ? (
-        <ImportCsv onImported={candidates.reload} />
+        <ImportCsv onImported={() => setRound((n) => n + 1)} />
       ) : (
         <Text size="sm" c="dimmed">
           Only an admin can import candidates.
         </Text>
       )}
-      {open && <Profile id={open} onClose={() => setOpen(undefined)} />}
+      {open && <Profile id={open} onClose={() => setOpenParam(null)} />}
     </Page>
   );
 }

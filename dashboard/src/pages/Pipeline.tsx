@@ -32,7 +32,7 @@ const REASON_KIND: Partial<Record<Stage, 'REJECTION' | 'WITHDRAWAL'>> = { REJECT
  * Rejecting (or marking withdrawn) asks for a reason from the company's list (active ones of that
  * kind); optional unless the company requires one for a rejection.
  */
-function ReasonDialog({ name, to, onMove, onClose }: { name: string; to: Stage; onMove: (reasonId: string | undefined) => Promise<unknown>; onClose: () => void }) {
+export function ReasonDialog({ name, to, onMove, onClose }: { name: string; to: Stage; onMove: (reasonId: string | undefined) => Promise<unknown>; onClose: () => void }) {
   const kind = REASON_KIND[to]!;
   const reasons = useLoad(() => call(api.GET('/public/v1/rejection-reasons', { params: { query: { kind, active: true, size: 100 } } })), [kind]);
   const company = useLoad(() => call(api.GET('/settings/company')), []);
