@@ -20,12 +20,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { LoadResult, LoadSpec } from './load.ts';
+import { measureEmbedded } from './embedded.ts';
 import { measureWebhookFairness } from './webhook-fairness.ts';
 
 const quick = process.argv.includes('--quick');
 // `--only lists,patch` measures only the named groups (lists, deep, overview, search, cursor,
-// webhooks, fairness, patch, auth): for working on one figure without waiting for the rest.
-const GROUPS = ['lists', 'deep', 'overview', 'search', 'cursor', 'webhooks', 'fairness', 'patch', 'auth'] as const;
+// webhooks, fairness, patch, auth, embedded): for working on one figure without waiting for the rest.
+// `embedded` (bench/embedded.ts) needs no PostgreSQL: alone, it is all that runs.
+const GROUPS = ['lists', 'deep', 'overview', 'search', 'cursor', 'webhooks', 'fairness', 'patch', 'auth', 'embedded'] as const;
 type Group = (typeof GROUPS)[number];
 const onlyArg = process.argv.indexOf('--only');
 const only = onlyArg >= 0 ? new Set(process.argv[onlyArg + 1]?.split(',')) : undefined;
@@ -39,7 +41,7 @@ const SCALE = quick
 const SMALL = { listings: 50, candidates: 500, applications: 2_000 };
 const SECONDS = quick ? 3 : 10;
 const DEEP_PAGE = quick ? 4_000 : 40_000;
-const PORTS = { server: 3471, ceiling: 3472, twin: 3473, receiver: 3474, sharedOrigin: 3475 };
+const PORTS = { server: 3471, ceiling: 3472, twin: 3473, receiver: 3474, sharedOrigin: 3475, embedded: 3476 };
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = quick ? 'recruiting_bench_quick' : 'recruiting_bench';
@@ -270,6 +272,9 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
+  // First, while nothing else of the bench runs beside it.
+  if (wanted('embedded')) await measureEmbedded({ quick, root: ROOT, port: PORTS.embedded, seconds: SECONDS, load, figure, log });
+  if (only?.size === 1 && only.has('embedded')) return;
   const seeded = (await readSeed()) ?? (await seed());
   SERVER_ENV.ENCRYPTION_KEY = seeded.encryptionKey;
   log(`using ${dbName} (seed version ${SEED_VERSION}); big company ${seeded.bigCompanyId}`);
