@@ -5,7 +5,7 @@
 // memory idle, and its peak under load on the list endpoints.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadResult, LoadSpec } from './load.ts';
 
@@ -92,7 +92,7 @@ export async function measureEmbedded(bench: EmbeddedBench): Promise<void> {
     const pid = serverPid(npm.pid!);
     if (!pid) throw new Error('npm start: server process not found');
     const seconds = (Math.max(readyAt, keyAt) - started) / 1000;
-    figure('embedded_first_start_s', seconds, 's', '< 10', seconds < 10, `npm start on an empty data directory until /readyz answers and the demo key is printed; server CPU ${cpuSeconds(pid).toFixed(1)} s`);
+    figure('embedded_first_start_s', seconds, 's', '< 10', seconds < 10, `npm start on an empty data directory until /readyz answers and the demo key is printed; server CPU ${cpuSeconds(pid).toFixed(1)} s; load average ${loadavg()[0].toFixed(1)}`);
 
     const idleChecks = bench.quick ? [1] : [1, 5];
     let waited = 0;
@@ -100,7 +100,7 @@ export async function measureEmbedded(bench: EmbeddedBench): Promise<void> {
       await sleep(minutes * 60_000 - waited);
       waited = minutes * 60_000;
       const rss = rssMb(pid);
-      figure(`embedded_rss_idle_${minutes}min_mb`, rss, 'MB', '< 250', rss < 250, `server RSS ${minutes} min after the first start, idle`);
+      figure(`embedded_rss_idle_${minutes}min_mb`, rss, 'MB', '< 250', rss < 250, `server RSS ${minutes} min after the first start, idle; load average ${loadavg()[0].toFixed(1)}`);
     }
 
     let peak = rssMb(pid);
@@ -116,12 +116,12 @@ export async function measureEmbedded(bench: EmbeddedBench): Promise<void> {
       const headers = { 'x-api-key': key };
       for (const path of ['/job-listings?size=20', '/applications?size=100', '/candidates?size=20', '/candidates?q=engineer&size=20']) {
         const result = await bench.load({ url: `http://127.0.0.1:${port}/public/v1${path}`, connections: 10, seconds: bench.seconds, headers });
-        notes.push(`${path.split('?')[0]} ${result.rps.toFixed(0)} req/s`);
+        notes.push(`${path.replace(/[?&]size=\d+/, '')} ${result.rps.toFixed(0)} req/s`);
       }
     } finally {
       clearInterval(sampler);
     }
-    figure('embedded_rss_under_load_mb', peak, 'MB', '< 300', peak < 300, `peak server RSS, demo data, 10 connections: ${notes.join(', ')}`);
+    figure('embedded_rss_under_load_mb', peak, 'MB', '< 300', peak < 300, `peak server RSS, demo data, 10 connections: ${notes.join(', ')}; load average ${loadavg()[0].toFixed(1)}`);
     log(`embedded: server pid ${pid}, data ${dataDir}`);
   } finally {
     try {
