@@ -10,8 +10,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openEmbedded } from './embedded.ts';
-import { migrate, readMigrations, type Migration } from './migrate.ts';
+import { readMigrations, type Migration } from './migration-files.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 export const TEMPLATE_CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'recruiting-api');
@@ -51,6 +50,8 @@ export async function buildTemplate(migrations: Migration[] = readMigrations(), 
   if (!existsSync(join(path, 'PG_VERSION'))) {
     const building = `${path}.building-${process.pid}`;
     rmSync(building, { recursive: true, force: true });
+    // Loaded only to make one: checking for the current template (before every start) loads no driver.
+    const [{ openEmbedded }, { migrate }] = await Promise.all([import('./embedded.ts'), import('./migrate.ts')]);
     const database = await openEmbedded(building, undefined);
     try {
       await migrate(database, migrations);
