@@ -20,13 +20,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { LoadResult, LoadSpec } from './load.ts';
+import { measureEmbedded } from './embedded.ts';
 import { measureUploads } from './uploads.ts';
 import { measureWebhookFairness } from './webhook-fairness.ts';
 
 const quick = process.argv.includes('--quick');
 // `--only lists,patch` measures only the named groups (lists, deep, overview, search, cursor,
-// webhooks, fairness, patch, auth, uploads): for working on one figure without waiting for the rest.
-const GROUPS = ['lists', 'deep', 'overview', 'search', 'cursor', 'webhooks', 'fairness', 'patch', 'auth', 'uploads'] as const;
+// webhooks, fairness, patch, auth, uploads, embedded): for working on one figure without waiting for
+// the rest. `embedded` (bench/embedded.ts) needs no PostgreSQL: alone, it is all that runs.
+const GROUPS = ['lists', 'deep', 'overview', 'search', 'cursor', 'webhooks', 'fairness', 'patch', 'auth', 'uploads', 'embedded'] as const;
 type Group = (typeof GROUPS)[number];
 const onlyArg = process.argv.indexOf('--only');
 const only = onlyArg >= 0 ? new Set(process.argv[onlyArg + 1]?.split(',')) : undefined;
@@ -40,7 +42,7 @@ const SCALE = quick
 const SMALL = { listings: 50, candidates: 500, applications: 2_000 };
 const SECONDS = quick ? 3 : 10;
 const DEEP_PAGE = quick ? 4_000 : 40_000;
-const PORTS = { server: 3471, ceiling: 3472, twin: 3473, receiver: 3474, sharedOrigin: 3475, uploads: 3476 };
+const PORTS = { server: 3471, ceiling: 3472, twin: 3473, receiver: 3474, sharedOrigin: 3475, uploads: 3476, embedded: 3477 };
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = quick ? 'recruiting_bench_quick' : 'recruiting_bench';
@@ -116,7 +118,13 @@ async function waitFor(url: string, process: ChildProcess, name: string): Promis
 // The server and the worker run with the node flags `npm start` and `npm run worker` give them
 // (package.json), as in production.
 const SCRIPTS = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string; worker: string } }).scripts;
-const flagsOf = (script: string) => script.split(/\s+/).filter((word) => word.startsWith('--'));
+// `${DATABASE_URL:+--flag}`: a flag only on PostgreSQL, as the shell of `npm start` gives it (every
+// server of this bench but the embedded group's runs on PostgreSQL).
+const flagsOf = (script: string) =>
+  script
+    .split(/\s+/)
+    .map((word) => word.replace(/^\$\{DATABASE_URL:\+(--[^}]+)\}$/, '$1'))
+    .filter((word) => word.startsWith('--'));
 const START_FLAGS = flagsOf(SCRIPTS.start);
 const WORKER_FLAGS = flagsOf(SCRIPTS.worker);
 // BENCH_CPU_PROF_DIR=dir: the server and the worker write V8 CPU profiles there when they stop.
@@ -271,6 +279,9 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
+  // First, while nothing else of the bench runs beside it.
+  if (wanted('embedded')) await measureEmbedded({ quick, root: ROOT, port: PORTS.embedded, seconds: SECONDS, load, figure, log });
+  if (only?.size === 1 && only.has('embedded')) return;
   // First, in a small database of its own and on servers of their own (one per file store backend),
   // with nothing else running; it needs no seeded data.
   if (wanted('uploads')) {

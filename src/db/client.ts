@@ -16,6 +16,8 @@ export interface OpenOptions {
   dataDir?: string | undefined;
   /** A dumped embedded data directory to start from (tests clone a migrated template). */
   loadDataDir?: Blob | undefined;
+  /** A migrated embedded database a new data directory starts as a copy of (src/db/embedded-template.ts). */
+  templateDir?: string | undefined;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
   /** PostgreSQL only; 0 means none. */
@@ -26,5 +28,5 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
     return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS);
   }
-  return openEmbedded(options.dataDir, options.loadDataDir);
+  return openEmbedded(options.dataDir, options.loadDataDir, options.templateDir);
 }

@@ -1,4 +1,6 @@
 // The embedded engine: PGlite in ./data (or in memory), one connection, no pools.
+import { cpSync, existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { PGlite, type PGliteOptions, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { drizzle } from 'drizzle-orm/pglite';
@@ -9,6 +11,22 @@ import { VALUE_PARSERS } from './values.ts';
 
 /** The extensions the migrations create (btree_gin: the candidates' search index); PGlite must load them. */
 export const EMBEDDED_EXTENSIONS: PGliteOptions['extensions'] = { btree_gin };
+
+/**
+ * PostgreSQL's memory inside PGlite, sized for one connection in a laptop or a 512 MB container.
+ * PGlite's WebAssembly memory only grows (it is never given back), so each buffer PostgreSQL sizes
+ * at start, or fills once, stays resident for the life of the process: shared_buffers (PostgreSQL's
+ * default 128MB) is 8MB here, its WAL buffers follow, and the per-operation maxima a single
+ * connection could touch are kept small. The operating system's page cache still caches the data
+ * files, so reads past the buffers cost a copy, not a disk read. See docs/decisions.md.
+ */
+export const EMBEDDED_SETTINGS: Readonly<Record<string, string>> = {
+  shared_buffers: '8MB',
+  wal_buffers: '256kB',
+  temp_buffers: '1MB',
+  maintenance_work_mem: '16MB',
+};
+const START_PARAMS = [...PGlite.defaultStartParams, ...Object.entries(EMBEDDED_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
 
 const STATEMENT_OPTIONS: QueryOptions = { parsers: VALUE_PARSERS };
 const ARRAY_STATEMENT_OPTIONS: QueryOptions = { parsers: VALUE_PARSERS, rowMode: 'array' };
@@ -38,12 +56,29 @@ class EmbeddedClient implements StatementClient {
   }
 }
 
-export async function openEmbedded(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database> {
+/**
+ * A data directory holding no database yet starts as a copy of `templateDir` (a migrated database,
+ * src/db/embedded-template.ts): no initdb and no migrations in this process. PG_VERSION, whose
+ * presence tells PGlite a database is there, is copied last, so a copy cut short is made again.
+ */
+function startFromTemplate(dataDir: string, templateDir: string | undefined): void {
+  if (!templateDir || existsSync(join(dataDir, 'PG_VERSION')) || !existsSync(join(templateDir, 'PG_VERSION'))) return;
+  // Not the template's own lock files (this process holds dataDir's).
+  cpSync(templateDir, dataDir, { recursive: true, filter: (source) => source !== join(templateDir, 'PG_VERSION') && !basename(source).startsWith('recruiting.lock') });
+  cpSync(join(templateDir, 'PG_VERSION'), join(dataDir, 'PG_VERSION'));
+}
+
+export async function openEmbedded(dataDir: string | undefined, loadDataDir: Blob | undefined, templateDir?: string): Promise<Database> {
   if (dataDir) privateDataDir(dataDir);
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   let client: PGlite | undefined;
   try {
-    client = await PGlite.create(dataDir ? `file://${dataDir}` : undefined, { extensions: EMBEDDED_EXTENSIONS, ...(loadDataDir ? { loadDataDir } : {}) });
+    if (dataDir) startFromTemplate(dataDir, templateDir);
+    client = await PGlite.create(dataDir ? `file://${dataDir}` : undefined, {
+      extensions: EMBEDDED_EXTENSIONS,
+      startParams: START_PARAMS,
+      ...(loadDataDir ? { loadDataDir } : {}),
+    });
     // PGlite sets the modes of the files it starts from itself (0666), past the umask.
     if (dataDir) restrictDataDirModes(dataDir);
   } catch (error) {

@@ -1,26 +1,14 @@
 // Applies the SQL files in ./migrations in name order, each once, each in its own transaction.
 // Migrations are plain SQL written by hand, so reviewers read exactly what runs; the Drizzle
 // table definitions in each module mirror them (test/foundation/schema-drift.test.ts keeps the two honest).
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from './client.ts';
+import { readMigrations } from './migration-files.ts';
 
-const MIGRATIONS_DIR = join(import.meta.dirname, 'migrations');
+export { readMigrations, type Migration } from './migration-files.ts';
+
 // Any constant works: it only keeps two processes from migrating one PostgreSQL at once.
 const MIGRATION_LOCK_ID = 72_616_931;
-
-export interface Migration {
-  name: string;
-  sql: string;
-}
-
-export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
-  return readdirSync(dir)
-    .filter((file) => file.endsWith('.sql'))
-    .sort()
-    .map((file) => ({ name: file.replace(/\.sql$/, ''), sql: readFileSync(join(dir, file), 'utf8') }));
-}
 
 /** Applies pending migrations; returns the names applied. */
 export async function migrate(database: Database, migrations = readMigrations()): Promise<string[]> {

@@ -2,12 +2,16 @@
 // directory), then apply pending migrations.
 import type { Config } from '../config.ts';
 import { openDatabase, type Database } from './client.ts';
-import { migrate } from './migrate.ts';
+import { currentTemplate } from './embedded-template.ts';
+import { migrate, readMigrations } from './migrate.ts';
 
 export async function startDatabase(config: Config): Promise<Database> {
+  const migrations = readMigrations();
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    // A new embedded data directory starts as a copy of the migrated template when one was made.
+    templateDir: config.databaseUrl ? undefined : currentTemplate(migrations),
     poolSize: config.dbPoolSize,
     timeouts: {
       statementMs: config.dbStatementTimeoutMs,
@@ -16,7 +20,7 @@ export async function startDatabase(config: Config): Promise<Database> {
     },
   });
   try {
-    await migrate(database);
+    await migrate(database, migrations);
   } catch (error) {
     await database.close();
     throw error;
