@@ -4,27 +4,20 @@ import { useState } from 'react';
 import { api, ApiError, call, useLoad, type Schemas } from '../api';
 import { ConfirmDialog, Notice } from '../components';
 import { ListingPicker, type PickedListing } from '../listing-picker';
+import { label, SOURCE_LABELS, STAGE_LABELS, STAGES as STAGE_ORDER } from '../labels';
 import { useQueryParam } from '../router';
-import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo } from '../ui';
+import { Empty, ErrorMessage, FirstStep, formatDate, LoadState, Page, PageHeader, timeAgo } from '../ui';
 
 type Application = Schemas['ApplicationSummary'];
 type Stage = Application['status'];
 
-const STAGES: Array<{ stage: Stage; label: string }> = [
-  { stage: 'ACTIVE', label: 'Applied' },
-  { stage: 'IN_REVIEW', label: 'In review' },
-  { stage: 'INTERVIEW', label: 'Interview' },
-  { stage: 'OFFER', label: 'Offer' },
-  { stage: 'HIRED', label: 'Hired' },
-  { stage: 'REJECTED', label: 'Rejected' },
-  { stage: 'WITHDRAWN', label: 'Withdrawn' },
-];
+const STAGES = STAGE_ORDER.map((stage) => ({ stage, label: STAGE_LABELS[stage] }));
 // The column under the pointer; the card's rectangle when a keyboard drag has no pointer.
 const collision: CollisionDetection = (args) => {
   const under = pointerWithin(args);
   return under.length > 0 ? under : rectIntersection(args);
 };
-const LABEL = Object.fromEntries(STAGES.map((item) => [item.stage, item.label])) as Record<Stage, string>;
+const LABEL = STAGE_LABELS;
 /** The stages a move into asks for one of the company's reasons, and the kind of reason each takes. */
 const REASON_KIND: Partial<Record<Stage, 'REJECTION' | 'WITHDRAWAL'>> = { REJECTED: 'REJECTION', WITHDRAWN: 'WITHDRAWAL' };
 
@@ -141,7 +134,7 @@ function ApplicationDrawer({ id, onClose }: { id: string; onClose: () => void })
             <Group gap="xs">
               <Badge variant="outline">{LABEL[data.status]}</Badge>
               <Text size="xs" c="dimmed">
-                applied {timeAgo(data.appliedAt)} for {data.jobListing.position.value} · source {data.source.toLowerCase()}
+                applied {timeAgo(data.appliedAt)} for {data.jobListing.position.value} · source {label(SOURCE_LABELS, data.source).toLowerCase()}
               </Text>
             </Group>
             <Title order={4} size="h5">
@@ -290,7 +283,9 @@ export function PipelinePage() {
       <LoadState state={opening} label="Loading listings">
         {(found) =>
           found === null ? (
-            <Empty>No job listings yet: create and publish one to receive applications.</Empty>
+            <FirstStep action="Create a job listing" to="/job-listings">
+              No job listings yet: create one and publish it to receive applications here.
+            </FirstStep>
           ) : (
             <ListingPicker label="Job listing" value={picked} onChange={(next) => next && pick(next)} showStatus width={{ base: '100%', sm: 360 }} />
           )
@@ -305,7 +300,13 @@ export function PipelinePage() {
       <Notice>{moved}</Notice>
       {listing && (
         <LoadState state={applications} label="Loading applications">
-          {() => (
+          {(loaded) => (
+            <>
+            {loaded?.data.length === 0 && (
+              <FirstStep action="Add candidates" to="/candidates">
+                No applications for this listing yet. Publish it so candidates can apply, or add people you already know from Candidates.
+              </FirstStep>
+            )}
             <DndContext sensors={sensors} onDragEnd={onDragEnd} collisionDetection={collision}>
               <ScrollArea type="auto" offsetScrollbars>
                 <Group align="flex-start" wrap="nowrap" gap="sm" pb="sm" role="region" aria-label="Pipeline board" tabIndex={0} data-scrolls-sideways>
@@ -322,6 +323,7 @@ export function PipelinePage() {
                 </Group>
               </ScrollArea>
             </DndContext>
+            </>
           )}
         </LoadState>
       )}
