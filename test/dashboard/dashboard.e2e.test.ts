@@ -129,7 +129,7 @@ async function expectAccessible(name: string): Promise<void> {
   expect(await checkPage(page, name)).toEqual([]);
 }
 
-describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
+describe('dashboard (Chromium, end to end)', { timeout: 400_000 }, () => {
   it('/ leads to the dashboard, which signs in through /oauth2 with the development sign-in', async () => {
     await page.goto('/');
     await page.getByLabel('E-mail').fill(email);
@@ -765,6 +765,96 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     expect(after.skills.map((skill: { value: { value: string } }) => skill.value.value)).toEqual(['Löten', 'Rohrbiegen']);
     await expectAccessible('translation-in-part');
     await drawer.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('pipeline: the dragged card stays on screen; the keyboard moves a card one stage in three presses, announced in words', async () => {
+    const listing = await api('/public/v1/job-listings', 'POST', { position: 'Drag driver', positionType: 'FULL_TIME', workPlaceType: 'ON_SITE' });
+    await api(`/public/v1/job-listings/${listing.id}/publish`, 'POST');
+    const application = await api('/public/v1/applications', 'POST', {
+      jobListingId: listing.id,
+      candidate: { firstName: 'Kim', lastName: 'Keys', email: `kim-${randomUUID().slice(0, 6)}@example.com`, headline: 'Forklift driver' },
+    });
+    await page.goto(`/dashboard/pipeline?listing=${listing.id}`, COMMIT);
+    await page.getByRole('heading', { level: 1, name: 'Pipeline' }).waitFor();
+    const card = page.getByTestId(`card-${application.id}`);
+    await page.getByTestId('column-ACTIVE').getByTestId(`card-${application.id}`).waitFor();
+    const handle = card.getByRole('button', { name: /^Drag Kim Keys/ });
+    const target = page.getByTestId('column-IN_REVIEW');
+    const from = await settledBox(handle);
+    const to = await settledBox(target);
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2, { steps: 3 });
+    await page.mouse.move(to.x + to.width / 2, to.y + 60, { steps: 12 });
+    await poll(() => target.getAttribute('data-over')).toBe('true');
+    // Mid-drag: a copy of the card follows the pointer, whole and on screen (not clipped by the board).
+    const overlay = page.getByTestId('drag-overlay');
+    expect(await overlay.isVisible()).toBe(true);
+    expect(await overlay.textContent()).toContain('Kim Keys');
+    const box = (await overlay.boundingBox())!;
+    expect(box.width).toBeGreaterThan(60);
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(1280);
+    await page.mouse.up();
+    await page.getByText('Kim Keys moved to In review.').waitFor();
+
+    // Keyboard: space picks the card up, one arrow press is one stage, space drops.
+    await handle.focus();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('ArrowRight');
+    await poll(() => page.getByTestId('column-INTERVIEW').getAttribute('data-over')).toBe('true');
+    await page.keyboard.press('Space');
+    await page.getByText('Kim Keys moved to Interview.').waitFor();
+    expect((await api(`/public/v1/applications/${application.id}`)).status).toBe('INTERVIEW');
+    const spoken = (await page.locator('[id^="DndLiveRegion"]').textContent()) ?? '';
+    expect(spoken).toContain('Kim Keys dropped in Interview');
+    expect(spoken).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}|INTERVIEW|IN_REVIEW/);
+  });
+
+  it('pipeline for recruiters: applied date and days in stage on cards; several selected and moved or rejected at once; a shortcuts dialog', async () => {
+    const listing = await api('/public/v1/job-listings', 'POST', { position: 'Bulk baker', positionType: 'PART_TIME', workPlaceType: 'ON_SITE' });
+    await api(`/public/v1/job-listings/${listing.id}/publish`, 'POST');
+    const people = ['Bo Baker', 'Cy Crumb', 'Di Dough'];
+    const made = [];
+    for (const person of people) {
+      const [firstName, lastName] = person.split(' ');
+      made.push(await api('/public/v1/applications', 'POST', { jobListingId: listing.id, candidate: { firstName, lastName, email: `${firstName!.toLowerCase()}-${randomUUID().slice(0, 6)}@example.com` } }));
+    }
+    await page.goto(`/dashboard/pipeline?listing=${listing.id}`, COMMIT);
+    await page.getByRole('heading', { level: 1, name: 'Pipeline' }).waitFor();
+    const first = page.getByTestId(`card-${made[0].id}`);
+    await first.waitFor();
+    const today = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' }).format(new Date());
+    expect(await first.getByTestId('card-times').textContent()).toBe(`Applied ${today} · in stage since today`);
+    // Two selected, moved together to Interview.
+    await page.getByRole('checkbox', { name: 'Select Bo Baker' }).check();
+    await page.getByRole('checkbox', { name: 'Select Cy Crumb' }).check();
+    const bar = page.getByRole('region', { name: 'Selected applications' });
+    await bar.getByText('2 applications selected').waitFor();
+    await bar.getByRole('combobox', { name: 'Move selected to' }).click();
+    await page.getByRole('option', { name: 'Interview', exact: true }).click();
+    await page.getByText('2 applications moved to Interview.').waitFor();
+    expect((await api(`/public/v1/applications/${made[0].id}`)).status).toBe('INTERVIEW');
+    expect((await api(`/public/v1/applications/${made[1].id}`)).status).toBe('INTERVIEW');
+    expect((await api(`/public/v1/applications/${made[2].id}`)).status).toBe('ACTIVE');
+    // Two rejected together, with one reason.
+    await page.getByRole('checkbox', { name: 'Select Cy Crumb' }).check();
+    await page.getByRole('checkbox', { name: 'Select Di Dough' }).check();
+    await bar.getByRole('button', { name: 'Reject selected' }).click();
+    const ask = page.getByRole('dialog', { name: 'Reject 2 applications' });
+    await ask.getByRole('combobox', { name: 'Reason' }).click();
+    await page.getByRole('option', { name: 'Position filled' }).click();
+    await ask.getByRole('button', { name: 'Reject' }).click();
+    await page.getByText('2 applications moved to Rejected.').waitFor();
+    expect((await api(`/public/v1/applications/${made[2].id}`)).status).toBe('REJECTED');
+    await expectAccessible('pipeline-bulk');
+    // The shortcuts, listed in a dialog that ? opens.
+    await page.getByRole('heading', { level: 1, name: 'Pipeline' }).click();
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.getByText('Search the job listings').waitFor();
+    await page.keyboard.press('Escape');
+    await poll(() => help.count()).toBe(0);
   });
 
   it('a reload and a shared link open the page and the state they name; back undoes a step', async () => {
