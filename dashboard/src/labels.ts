@@ -2,7 +2,7 @@
 // shows FULL_TIME, ON_SITE or "de-CH". One name per application stage, used on every page. Pure (no
 // React, no DOM beyond Intl), so it is tested without a browser. The Record types make the compiler
 // refuse a value the API adds and this file leaves out.
-import type { Schemas } from './api';
+import type { Schemas } from '@recruiting/sdk';
 
 type Listing = Schemas['JobListing'];
 type Application = Schemas['ApplicationSummary'];

@@ -754,15 +754,15 @@ describe('dashboard (Chromium, end to end)', { timeout: 400_000 }, () => {
     await poll(() => problem.textContent()).toContain('1 of 2 filled');
     await drawer.getByRole('button', { name: 'Save translation' }).click();
     await drawer.getByText('Translation saved, except the skills').waitFor();
-    const de = await fetch(`${t.baseUrl}/public/v1/job-listings/${made.id}`, { headers: { ...(await checker()), 'accept-language': 'de' } }).then((r) => r.json());
+    const de = (await fetch(`${t.baseUrl}/public/v1/job-listings/${made.id}`, { headers: { ...(await checker()), 'accept-language': 'de' } }).then((r) => r.json())) as { position: { value: string } };
     expect(de.position.value).toBe('Teilzeit-Installateur');
     // What was typed for the unsaved list is still there, to be finished.
     expect(await drawer.getByLabel('Skill 1 in German', { exact: true }).inputValue()).toBe('Löten');
     await drawer.getByLabel('Skill 2 in German', { exact: true }).fill('Rohrbiegen');
     await drawer.getByRole('button', { name: 'Save translation' }).click();
     await drawer.getByText('Translation saved.', { exact: true }).waitFor();
-    const after = await fetch(`${t.baseUrl}/public/v1/job-listings/${made.id}`, { headers: { ...(await checker()), 'accept-language': 'de' } }).then((r) => r.json());
-    expect(after.skills.map((skill: { value: { value: string } }) => skill.value.value)).toEqual(['Löten', 'Rohrbiegen']);
+    const after = (await fetch(`${t.baseUrl}/public/v1/job-listings/${made.id}`, { headers: { ...(await checker()), 'accept-language': 'de' } }).then((r) => r.json())) as { skills: Array<{ value: { value: string } }> };
+    expect(after.skills.map((skill) => skill.value.value)).toEqual(['Löten', 'Rohrbiegen']);
     await expectAccessible('translation-in-part');
     await drawer.getByRole('button', { name: 'Close' }).click();
   });
