@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Card, Code, Drawer, Group, Modal, MultiSelect, Se
 import { useState } from 'react';
 import { api, call, useLoad, type RequestBody, type Schemas } from '../api';
 import { ConfirmDialog, DataTable, FormActions, Notice, Pager, ResourceTable, ShownOnce, useAction } from '../components';
+import { plural } from '../labels';
 import { isLocalUrl } from '../refusal';
 import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin } from '../ui';
 
@@ -144,7 +145,7 @@ function Deliveries({ subscription }: { subscription: Subscription }) {
                     </Button>
                   </Group>
                   <Text size="xs" mt={4}>
-                    {delivery.attemptCount} attempt(s)
+                    {plural(delivery.attemptCount, 'attempt')}
                     {delivery.nextAttemptAt ? ` · next ${timeAgo(delivery.nextAttemptAt)}` : ''}
                   </Text>
                   {delivery.attempts.length > 0 && (
