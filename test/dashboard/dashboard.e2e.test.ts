@@ -138,6 +138,13 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard/');
     await poll(() => page.getByText(`${email} · Admin`).isVisible()).toBe(true);
+    // A new company: the overview and the pipeline say what to do first, with a link to where it is done.
+    await page.getByTestId('first-step').getByRole('link', { name: 'Create your first job listing' }).waitFor();
+    await expectAccessible('overview-first-step');
+    await open('/pipeline', 'Pipeline');
+    await page.getByRole('link', { name: 'Create a job listing' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Job listings' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/job-listings');
   });
 
   it('API keys: create one, use its raw key, rename it, revoke it and see the key refused', async () => {
