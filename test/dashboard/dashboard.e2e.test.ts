@@ -864,6 +864,9 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await help.getByText('Search the job listings').waitFor();
     await page.keyboard.press('Escape');
     await poll(() => help.count()).toBe(0);
+    // / goes to the listing search.
+    await page.keyboard.press('/');
+    await poll(() => page.evaluate(() => document.activeElement?.closest('[data-listing-picker]') !== null)).toBe(true);
   });
 
   it('a reload and a shared link open the page and the state they name; back undoes a step', async () => {

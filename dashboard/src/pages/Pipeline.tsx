@@ -354,7 +354,7 @@ export function PipelinePage() {
         setHelp(true);
       } else if (event.key === '/') {
         event.preventDefault();
-        document.querySelector<HTMLInputElement>('input[aria-label="Job listing"], [data-listing-picker] input')?.focus();
+        document.querySelector<HTMLInputElement>('[data-listing-picker] input')?.focus();
       } else if (event.key === 'Escape') {
         setSelected(new Set());
       }
@@ -432,7 +432,9 @@ export function PipelinePage() {
               No job listings yet: create one and publish it to receive applications here.
             </FirstStep>
           ) : (
-            <ListingPicker label="Job listing" value={picked} onChange={(next) => next && pick(next)} showStatus width={{ base: '100%', sm: 360 }} />
+            <div data-listing-picker>
+              <ListingPicker label="Job listing" value={picked} onChange={(next) => next && pick(next)} showStatus width={{ base: '100%', sm: 360 }} />
+            </div>
           )
         }
       </LoadState>
