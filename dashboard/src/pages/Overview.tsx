@@ -11,7 +11,7 @@ const INK = '#3b4bb0';
 
 function Stat({ label, value }: { label: string; value: string | number }) {
   return (
-    <Card withBorder padding="md">
+    <Card withBorder padding="md" data-testid={`stat-${label.toLowerCase().replace(/\s+/g, '-')}`}>
       <Text size="sm" c="dimmed">
         {label}
       </Text>
