@@ -6,6 +6,7 @@ import { useCallback, useState, type CSSProperties, type ReactNode } from 'react
 import { useMediaQuery } from '@mantine/hooks';
 import type { Loaded } from './api';
 import { Empty, ErrorMessage, LoadState, ScrollTable } from './ui';
+import { plural } from './labels';
 
 export interface Action {
   busy: boolean;
@@ -254,8 +255,11 @@ export function ResourceTable<T>({
   loadingLabel: string;
   empty: ReactNode;
   page?: { value: number; onChange: (page: number) => void };
-  /** "listing(s)": shows "12 listing(s)" under the table. */
-  countLabel?: string;
+  /**
+   * The count under the table in words: `(total) => plural(total, 'listing')` shows "12 listings";
+   * a noun "candidate(s)" is read as candidate/candidates by the count.
+   */
+  countLabel?: string | ((total: number) => string);
 } & Omit<Parameters<typeof DataTable<T>>[0], 'rows'>) {
   return (
     <LoadState state={state} label={loadingLabel}>
@@ -268,7 +272,7 @@ export function ResourceTable<T>({
             {page && pagination && <Pager total={pagination.totalPages} value={page.value} onChange={page.onChange} />}
             {countLabel && pagination && (
               <Text size="xs" c="dimmed">
-                {pagination.totalElements} {countLabel}
+                {typeof countLabel === 'function' ? countLabel(pagination.totalElements) : plural(pagination.totalElements, countLabel.replace(/\(s\)/, ''))}
               </Text>
             )}
           </>

@@ -2,7 +2,7 @@
 // shows FULL_TIME, ON_SITE or "de-CH". One name per application stage, used on every page. Pure (no
 // React, no DOM beyond Intl), so it is tested without a browser. The Record types make the compiler
 // refuse a value the API adds and this file leaves out.
-import type { Schemas } from './api';
+import type { Schemas } from '@recruiting/sdk';
 
 type Listing = Schemas['JobListing'];
 type Application = Schemas['ApplicationSummary'];
@@ -128,9 +128,17 @@ export function formatPercent(rate: number | null | undefined): string {
   return `${Math.round(rate * 100)}%`;
 }
 
+const DISPLAY_NAMES = {
+  language: new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' }),
+  region: new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' }),
+  currency: new Intl.DisplayNames(['en'], { type: 'currency' }),
+};
+/** The code lists the browser's Intl gives, read once per page load (they do not change). */
+const cache: { countries?: string[]; languages?: string[]; currencies?: string[] } = {};
+
 function displayName(type: 'language' | 'region', code: string): string | undefined {
   try {
-    const name = new Intl.DisplayNames(['en'], { type, fallback: 'none' }).of(code);
+    const name = DISPLAY_NAMES[type].of(code);
     return name && name !== code ? name : undefined;
   } catch {
     return undefined;
@@ -147,8 +155,22 @@ export function countryName(code: string): string {
   return displayName('region', code.toUpperCase()) ?? code;
 }
 
-/** Every ISO 3166 country the API takes, as select options sorted by name. */
-export function countryOptions(codes: readonly string[]): Array<{ value: string; label: string }> {
+// Region codes the browser names that are not ISO 3166-1 countries (groupings, old or reserved codes).
+const NOT_COUNTRIES = new Set('AC AN BU CP CQ CS DD DG DY EA EU EZ FX HV IC NH QO RH SU TA TP UK UN VD XA XB XK YD YU ZR ZZ'.split(' '));
+
+/** The ISO 3166-1 alpha-2 codes (the API's list): every two-letter region the browser names, less NOT_COUNTRIES. */
+export function countryCodes(): string[] {
+  if (cache.countries) return cache.countries;
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const codes: string[] = [];
+  for (const a of letters) for (const b of letters) if (!NOT_COUNTRIES.has(a + b) && displayName('region', a + b)) codes.push(a + b);
+  cache.countries = codes;
+  return codes;
+}
+
+/** Country select options ("Switzerland" for CH) sorted by name; `extra` keeps a stored code the list lacks. */
+export function countryOptions(extra: readonly string[] = []): Array<{ value: string; label: string }> {
+  const codes = [...new Set([...extra.filter(Boolean), ...countryCodes()])];
   return codes.map((code) => ({ value: code, label: countryName(code) })).sort((a, b) => a.label.localeCompare(b.label));
 }
 
@@ -163,8 +185,32 @@ export const COMMON_LANGUAGES = [
   'sw', 'th', 'tl', 'tr', 'uk', 'ur', 'vi', 'zh', 'zh-Hans', 'zh-Hant',
 ] as const;
 
-/** Language select options for the given tags (and the common ones), sorted by name. */
+/**
+ * Every language the browser has a name for with a two-letter code, the common regional variants and
+ * the given tags, as select options sorted by name (a searchable select finds one by its name).
+ */
 export function languageOptions(extra: readonly string[] = []): Array<{ value: string; label: string }> {
-  const tags = [...new Set([...extra, ...COMMON_LANGUAGES])];
+  if (!cache.languages) {
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    cache.languages = [];
+    for (const a of letters) for (const b of letters) if (displayName('language', a + b)) cache.languages.push(a + b);
+  }
+  const twoLetter = cache.languages;
+  const tags = [...new Set([...extra, ...COMMON_LANGUAGES, ...twoLetter])];
   return tags.map((tag) => ({ value: tag, label: languageName(tag) })).sort((a, b) => a.label.localeCompare(b.label));
+}
+
+/** Currency select options (ISO 4217 codes the browser knows) as "Euro (EUR)", sorted by name. */
+export function currencyOptions(extra: readonly string[] = []): Array<{ value: string; label: string }> {
+  if (!cache.currencies) {
+    try {
+      cache.currencies = Intl.supportedValuesOf('currency');
+    } catch {
+      cache.currencies = ['CHF', 'EUR', 'GBP', 'USD'];
+    }
+  }
+  const names = DISPLAY_NAMES.currency;
+  return [...new Set([...extra.filter(Boolean), ...cache.currencies])]
+    .map((code) => ({ value: code, label: `${names.of(code) ?? code} (${code})` }))
+    .sort((a, b) => a.label.localeCompare(b.label));
 }

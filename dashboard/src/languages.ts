@@ -1,6 +1,7 @@
 // Which languages the translations tab offers: the listing's translation languages (from the API),
 // the company's own languages, and BCP 47 tags checked here the way the service checks them.
 import { api, ApiError } from './api';
+import { languageName } from './labels';
 
 /**
  * A BCP 47 tag in canonical form, or undefined: the same rule as the service's (a well-formed tag
@@ -19,17 +20,8 @@ export function canonicalTag(tag: string): string | undefined {
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-const names = new Intl.DisplayNames(['en'], { type: 'language' });
-/** "German (de)", or just the tag when the browser has no name for it. */
-export function languageLabel(tag: string): string {
-  let name: string | undefined;
-  try {
-    name = names.of(tag);
-  } catch {
-    name = undefined;
-  }
-  return name && name !== tag ? `${name} (${tag})` : tag;
-}
+/** "German", or just the tag when the browser has no name for it. */
+export const languageLabel = languageName;
 
 /** The first distinct canonical tags, in order. */
 export function uniqueTags(tags: Array<string | null | undefined>): string[] {

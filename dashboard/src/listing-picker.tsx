@@ -6,6 +6,7 @@ import { Badge, Box, Combobox, Group, Loader, Text, TextInput, VisuallyHidden, u
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { api, call, type Schemas } from './api';
+import { LISTING_STATUS_LABELS, plural } from './labels';
 
 type Status = Schemas['JobListing']['status'];
 
@@ -129,7 +130,7 @@ export function ListingPicker({
         ? q
           ? `No listing matches “${q}”.`
           : 'No listings yet.'
-        : `${results.total} listing(s)${q ? ` match “${q}”` : ''}${results.items.length < results.total ? `, showing ${results.items.length}` : ''}.`
+        : `${plural(results.total, 'listing')}${q ? ` ${results.total === 1 ? 'matches' : 'match'} “${q}”` : ''}${results.items.length < results.total ? `, showing ${results.items.length}` : ''}.`
       : undefined;
 
   return (
@@ -201,7 +202,7 @@ export function ListingPicker({
                   </Text>
                   {showStatus && (
                     <Badge size="xs" variant="outline" color="gray" style={{ flexShrink: 0 }}>
-                      {item.status.toLowerCase().replace('_', ' ')}
+                      {LISTING_STATUS_LABELS[item.status].toLowerCase()}
                     </Badge>
                   )}
                 </Group>

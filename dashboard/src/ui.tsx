@@ -1,8 +1,9 @@
 // Shared pieces: loading, empty and error states, relative times, the current user's role.
-import { Alert, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { ApiError, type Loaded } from './api';
-import { refusalAdvice } from './refusal';
+import { errorAdvice, fieldName, refusalAdvice } from './refusal';
+import { href, navigate } from './router';
 
 export interface Session {
   email: string;
@@ -24,14 +25,22 @@ export function useIsAdmin(): boolean {
   return useSession().role === 'ADMIN';
 }
 
-export function ErrorMessage({ error, title = 'Something went wrong' }: { error: unknown; title?: string }) {
+/**
+ * An error in words: the server's message, what to do about it (never the code or HTTP status) and
+ * each refused field by its name. `local`: the request named a local address (see errorAdvice).
+ */
+export function ErrorMessage({ error, title = 'Something went wrong', local }: { error: unknown; title?: string; local?: boolean }) {
   if (!error) return null;
   const apiError = error instanceof ApiError ? error : undefined;
+  const advice = apiError ? errorAdvice(apiError.status, apiError.code, apiError.details, { local }) : undefined;
   return (
     <Alert color="red" title={title} role="alert" variant="light">
-      <Text size="sm">
-        {apiError ? `${apiError.message} (${apiError.code}, HTTP ${apiError.status})` : String((error as Error).message ?? error)}
-      </Text>
+      <Text size="sm">{apiError ? apiError.message : String((error as Error).message ?? error)}</Text>
+      {advice && (
+        <Text size="sm" mt={4} fw={500} data-testid="error-advice">
+          {advice}
+        </Text>
+      )}
       {/* Keyed by the error: a new refusal starts its countdown from now, not from an older clock. */}
       {apiError && <RefusalAdvice key={apiError.retryAt ?? 0} error={apiError} />}
       {apiError && apiError.details.length > 0 && (
@@ -39,7 +48,7 @@ export function ErrorMessage({ error, title = 'Something went wrong' }: { error:
           {apiError.details.map((detail, index) => (
             <li key={index}>
               <Text size="sm">
-                <strong>{detail.field}</strong>: {detail.message}
+                <strong>{fieldName(detail.field)}</strong>: {detail.message}
               </Text>
             </li>
           ))}
@@ -151,5 +160,29 @@ export function ScrollTable({ minWidth, label, children }: { minWidth: number; l
     <div role="region" aria-label={label} tabIndex={0} style={{ overflowX: 'auto' }}>
       <div style={{ minWidth }}>{children}</div>
     </div>
+  );
+}
+
+/**
+ * An empty state that says what to do first: a sentence and the one step to take (a link to the
+ * page where it is done).
+ */
+export function FirstStep({ children, action, to, testId }: { children: ReactNode; action?: string; to?: string; testId?: string }) {
+  return (
+    <Center py="xl" data-testid={testId}>
+      <Stack gap="xs" align="center" maw={520}>
+        <Text c="dimmed" size="sm" ta="center">
+          {children}
+        </Text>
+        {action && to && (
+          <Anchor href={href(to)} onClick={(event) => {
+            event.preventDefault();
+            navigate(to);
+          }} fw={600} size="sm">
+            {action}
+          </Anchor>
+        )}
+      </Stack>
+    </Center>
   );
 }

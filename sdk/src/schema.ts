@@ -2149,7 +2149,7 @@ export interface components {
                 REJECTED: number;
                 WITHDRAWN: number;
             };
-            /** @description Applications submitted on each of the 30 days (UTC) ending at `to` (default today), oldest first, days without any included */
+            /** @description Applications submitted on each day (UTC) from `from` to `to` (default today), oldest first, days without any included: the period the other figures cover. Without `from`, the 30 days ending at `to`; at most the last 367 days of a longer period. */
             applicationsPerDay: {
                 /** Format: date */
                 date: string;

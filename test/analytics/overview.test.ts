@@ -133,9 +133,25 @@ describe('GET /public/v1/analytics/overview', () => {
     const upTo = (await overview(tenant, `?from=${submittedDay}&to=${submittedDay}`)).json();
     expect(upTo.filters).toEqual({ jobListingId: null, from: submittedDay, to: submittedDay });
     expect(upTo.totalApplications).toBe(6);
-    expect(upTo.applicationsPerDay).toHaveLength(30);
-    expect(upTo.applicationsPerDay[29]).toEqual({ date: submittedDay, count: 6 });
+    // The series covers the period asked for: here one day.
+    expect(upTo.applicationsPerDay).toEqual([{ date: submittedDay, count: 6 }]);
     expect(upTo.medianDaysToHire).toBe(15);
+  });
+
+  it('spans applicationsPerDay from `from` to `to` (the period of the other figures), at most 367 days', async () => {
+    const today = dayOf(t.clock.now());
+    const daysBefore = (n: number) => dayOf(new Date(t.clock.now().getTime() - n * DAY_MS));
+    for (const jobListingId of [undefined, l1]) {
+      const narrowed = jobListingId ? `&jobListingId=${jobListingId}` : '';
+      const forty = (await overview(tenant, `?from=${daysBefore(40)}&to=${today}${narrowed}`)).json();
+      expect(forty.applicationsPerDay).toHaveLength(41);
+      expect(forty.applicationsPerDay[0].date).toBe(daysBefore(40));
+      expect(forty.applicationsPerDay.at(-1).date).toBe(today);
+      expect(forty.applicationsPerDay.reduce((sum: number, d: { count: number }) => sum + d.count, 0)).toBe(forty.totalApplications);
+      const long = (await overview(tenant, `?from=${daysBefore(1000)}&to=${today}${narrowed}`)).json();
+      expect(long.applicationsPerDay).toHaveLength(367);
+      expect(long.applicationsPerDay.at(-1).date).toBe(today);
+    }
   });
 
   it('answers 422 for bad dates, to before from, and unknown parameters', async () => {

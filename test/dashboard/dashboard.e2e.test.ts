@@ -99,6 +99,15 @@ async function api(path: string, method = 'GET', body?: unknown): Promise<any> {
   return response.json();
 }
 
+/** Creates and publishes a listing; approves it too when the company reviews listings (a step above turns that on). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function publishedListing(body: Record<string, unknown>): Promise<any> {
+  const listing = await api('/public/v1/job-listings', 'POST', body);
+  const published = await api(`/public/v1/job-listings/${listing.id}/publish`, 'POST');
+  if (published.status === 'UNDER_REVIEW') await approveJobListing(t.ctx, await companyId(), listing.id);
+  return listing;
+}
+
 /**
  * Where the element is once the layout has stopped moving (the navigation slides back in after the
  * 390 px screenshot): the same box for 300 ms.
@@ -125,6 +134,13 @@ async function activeListing(position: string): Promise<{ id: string }> {
   return created;
 }
 
+/** Picks an option of a searchable select by typing part of its name (the options are words, not codes). */
+async function pick(input: Locator, typed: string, option: string): Promise<void> {
+  await input.click();
+  await input.fill(typed);
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
 async function expectAccessible(name: string): Promise<void> {
   // Nothing still loading (the loading indicators say so with data-loading).
   await poll(() => page.locator('[data-loading]').count()).toBe(0);
@@ -140,6 +156,13 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard/');
     await poll(() => page.getByText(`${email} · Admin`).isVisible()).toBe(true);
+    // A new company: the overview and the pipeline say what to do first, with a link to where it is done.
+    await page.getByTestId('first-step').getByRole('link', { name: 'Create your first job listing' }).waitFor();
+    await expectAccessible('overview-first-step');
+    await open('/pipeline', 'Pipeline');
+    await page.getByRole('link', { name: 'Create a job listing' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Job listings' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/job-listings');
   });
 
   it('API keys: create one, use its raw key, rename it, revoke it and see the key refused', async () => {
@@ -218,11 +241,13 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     }
     expect(received).toHaveLength(2);
     await drawer.getByRole('button', { name: 'Refresh' }).click();
-    await poll(() => delivery.textContent()).toContain('2 attempt(s)');
+    await poll(() => delivery.textContent()).toContain('2 attempts');
     await drawer.getByRole('button', { name: 'Close' }).click();
   });
 
-  it('job listings: create with every kind of field, edit, translate every text, publish; search across pages', async () => {
+  // The longest step (every field, every translation, 21 listings searched): on a loaded machine it
+  // outlasts the suite's 120 s, which then fails every step after it (its drawer stays open).
+  it('job listings: create with every kind of field, edit, translate every text, publish; search across pages', { timeout: 300_000 }, async () => {
     await open('/job-listings', 'Job listings');
     await page.getByText('No job listings yet').waitFor();
     await page.getByRole('button', { name: 'New listing' }).click();
@@ -231,7 +256,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await drawer.getByLabel('Job description').fill('Weld pipelines on site.');
     await drawer.getByLabel('City').fill('Basel');
     await drawer.getByLabel('Postal code').fill('4051');
-    await drawer.getByLabel('Country (ISO code)').fill('CH');
+    await pick(drawer.getByRole('combobox', { name: 'Country' }), 'switz', 'Switzerland');
     // Benefits and requirements are rows: added, reordered and removed one by one.
     for (const benefit of ['Tools provided', 'Company van', 'Free coffee']) {
       await drawer.getByRole('button', { name: 'Add benefit' }).click();
@@ -248,7 +273,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await drawer.getByRole('button', { name: 'Add skill' }).click();
     await drawer.getByLabel('Skill 2', { exact: true }).fill('German');
     await drawer.getByRole('combobox', { name: 'Kind of skill 2' }).click();
-    await page.getByRole('option', { name: 'language', exact: true }).click();
+    await page.getByRole('option', { name: 'Language', exact: true }).click();
     await drawer.getByRole('combobox', { name: 'Language level of skill 2' }).click();
     await page.getByRole('option', { name: 'B2', exact: true }).click();
     await drawer.getByRole('button', { name: 'Add step' }).click();
@@ -257,16 +282,19 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await drawer.getByLabel('Step 2', { exact: true }).fill('Phone call');
     await drawer.getByLabel('What happens in step 2').fill('Thirty minutes with the site lead.');
     await expectAccessible('job-listing-editor');
-    // The API's refusal is shown readably, naming the field; the form keeps what was typed.
-    await drawer.getByLabel('Country (ISO code)').fill('XX');
+    // The API's refusal is shown readably, naming the field in words and saying what to do; the form keeps what was typed.
+    await drawer.getByLabel('Salary from').fill('5000');
+    await drawer.getByLabel('Salary up to').fill('4000');
     await drawer.getByRole('button', { name: 'Create listing' }).click();
     const refusal = drawer.getByRole('alert').filter({ hasText: 'Could not save the listing' });
-    await poll(() => refusal.textContent()).toContain('address.country');
-    await drawer.getByLabel('Country (ISO code)').fill('CH');
+    await poll(() => refusal.textContent()).toContain('Salary max');
+    expect(await refusal.textContent()).toContain('Correct the fields below and try again.');
+    expect(await refusal.textContent()).not.toMatch(/VALIDATION_ERROR|HTTP 422/);
+    await drawer.getByLabel('Salary up to').fill('6000');
     await drawer.getByRole('button', { name: 'Create listing' }).click();
     const row = page.getByRole('row', { name: /Senior welder/ });
     await row.waitFor();
-    expect(await row.textContent()).toContain('DRAFT');
+    expect(await row.textContent()).toContain('Draft');
     const [created] = (await api('/public/v1/job-listings?size=10')).data;
     const stored = await api(`/public/v1/job-listings/${created.id}`);
     expect(stored.address).toMatchObject({ city: 'Basel', postalCode: '4051', country: 'CH' });
@@ -284,7 +312,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await drawer.getByRole('button', { name: 'Move step 2 up' }).click();
     await drawer.getByRole('button', { name: 'Remove requirement 2' }).click();
     await drawer.getByRole('combobox', { name: 'Level of skill 1' }).click();
-    await page.getByRole('option', { name: 'expert', exact: true }).click();
+    await page.getByRole('option', { name: 'Expert', exact: true }).click();
     await drawer.getByRole('button', { name: 'Save changes' }).click();
     const listing = created;
     await poll(async () => (await api(`/public/v1/job-listings/${listing.id}`)).jobDescription?.original).toBe('Weld pipelines and pressure vessels on site.');
@@ -299,48 +327,41 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     // Every translated text, in German: position, description, each benefit, skill and step.
     await drawer.getByRole('tab', { name: 'Translations' }).click();
     // Offered: the company's languages (only English, the source, so far) and the listing's
-    // translations (none yet); another language is added as a BCP 47 tag.
+    // translations (none yet); another language is added by its name.
     const into = drawer.getByRole('combobox', { name: 'Translate into' });
     await poll(() => into.getAttribute('placeholder')).toBe('Add a language first');
-    const addLanguage = drawer.getByLabel('Add a language');
-    await addLanguage.fill('english');
-    await drawer.getByRole('button', { name: 'Add', exact: true }).click();
-    await drawer.getByText('“english” is not a language tag').waitFor();
-    await addLanguage.fill('en');
-    await drawer.getByRole('button', { name: 'Add', exact: true }).click();
-    await drawer.getByText('The texts are written in en').waitFor();
-    await addLanguage.fill('DE');
-    await drawer.getByRole('button', { name: 'Add', exact: true }).click();
-    await poll(() => into.inputValue()).toBe('German (de)');
+    const addLanguage = drawer.getByRole('combobox', { name: 'Add a language' });
+    await pick(addLanguage, 'engl', 'English');
+    await drawer.getByText('The texts are already written in English').waitFor();
+    await pick(addLanguage, 'germ', 'German');
+    await poll(() => into.inputValue()).toBe('German');
     const german: Array<[string, string]> = [
-      ['Position in de', 'Schweisser (Senior)'],
-      ['Job description in de', 'Rohrleitungen und Druckbehälter vor Ort schweissen.'],
-      ['Benefit 1 in de', 'Firmenwagen'],
-      ['Benefit 2 in de', 'Werkzeug wird gestellt'],
-      ['Skill 1 in de', 'WIG-Schweissen'],
-      ['Step 1 in de', 'Telefongespräch'],
-      ['Step 1 description in de', 'Dreissig Minuten mit der Bauleitung.'],
-      ['Step 2 in de', 'Schweissprobe'],
+      ['Position in German', 'Schweisser (Senior)'],
+      ['Job description in German', 'Rohrleitungen und Druckbehälter vor Ort schweissen.'],
+      ['Benefit 1 in German', 'Firmenwagen'],
+      ['Benefit 2 in German', 'Werkzeug wird gestellt'],
+      ['Skill 1 in German', 'WIG-Schweissen'],
+      ['Step 1 in German', 'Telefongespräch'],
+      ['Step 1 description in German', 'Dreissig Minuten mit der Bauleitung.'],
+      ['Step 2 in German', 'Schweissprobe'],
     ];
     for (const [label, text] of german) await drawer.getByLabel(label, { exact: true }).fill(text);
-    // A skill list is translated whole or not at all: the second skill is still missing.
-    await drawer.getByText('Translate every skill or none (1 of 2 filled).').waitFor();
-    expect(await drawer.getByRole('button', { name: 'Save translation' }).isDisabled()).toBe(true);
-    await drawer.getByLabel('Skill 2 in de', { exact: true }).fill('Deutsch');
+    // A skill list is translated whole or not at all: the second skill is still missing (said at the skills).
+    await drawer.getByRole('group', { name: 'Skills' }).getByText(/^Translate every skill or none \(1 of 2 filled\)/).waitFor();
+    await drawer.getByLabel('Skill 2 in German', { exact: true }).fill('Deutsch');
     await drawer.getByRole('button', { name: 'Save translation' }).click();
     await drawer.getByText('Translation saved.').waitFor();
     await poll(() => drawer.getByText('Human translation', { exact: true }).count()).toBe(german.length + 1);
     await expectAccessible('job-listing-translations');
     // The language switcher: nothing in French yet; German is still there on the way back.
-    await poll(() => into.inputValue()).toBe('German (de) · translated');
-    await addLanguage.fill('fr');
-    await drawer.getByRole('button', { name: 'Add', exact: true }).click();
-    await poll(() => into.inputValue()).toBe('French (fr)');
+    await poll(() => into.inputValue()).toBe('German · translated');
+    await pick(addLanguage, 'fren', 'French');
+    await poll(() => into.inputValue()).toBe('French');
     await poll(() => drawer.getByText('not translated', { exact: true }).count()).toBe(german.length + 1);
-    expect(await drawer.getByLabel('Position in fr', { exact: true }).inputValue()).toBe('');
+    expect(await drawer.getByLabel('Position in French', { exact: true }).inputValue()).toBe('');
     await into.click();
-    await page.getByRole('option', { name: 'German (de) · translated', exact: true }).click();
-    await poll(() => drawer.getByLabel('Benefit 2 in de', { exact: true }).inputValue()).toBe('Werkzeug wird gestellt');
+    await page.getByRole('option', { name: 'German · translated', exact: true }).click();
+    await poll(() => drawer.getByLabel('Benefit 2 in German', { exact: true }).inputValue()).toBe('Werkzeug wird gestellt');
     await drawer.getByRole('button', { name: 'Close' }).click();
     // A translation made elsewhere, into a language the company does not use (Hawaiian).
     const hawaiian = await fetch(`${t.baseUrl}/public/v1/job-listings/${listing.id}/translations/haw`, {
@@ -353,24 +374,24 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await row.getByRole('button', { name: 'Edit Senior welder' }).click();
     drawer = page.getByRole('dialog', { name: 'Edit job listing' });
     await drawer.getByRole('tab', { name: 'Translations' }).click();
-    await poll(() => drawer.getByRole('combobox', { name: 'Translate into' }).inputValue()).toBe('German (de) · translated');
+    await poll(() => drawer.getByRole('combobox', { name: 'Translate into' }).inputValue()).toBe('German · translated');
     await drawer.getByRole('combobox', { name: 'Translate into' }).click();
-    await page.getByRole('option', { name: 'Hawaiian (haw) · translated', exact: true }).waitFor();
-    await page.getByRole('option', { name: 'German (de) · translated', exact: true }).click();
-    await poll(() => drawer.getByLabel('Position in de', { exact: true }).inputValue()).toBe('Schweisser (Senior)');
+    await page.getByRole('option', { name: 'Hawaiian · translated', exact: true }).waitFor();
+    await page.getByRole('option', { name: 'German · translated', exact: true }).click();
+    await poll(() => drawer.getByLabel('Position in German', { exact: true }).inputValue()).toBe('Schweisser (Senior)');
     await expectAccessible('job-listing-languages');
     // Reordering benefits keeps each one's translation: the translations tab follows the new rows.
     await drawer.getByRole('tab', { name: 'Details' }).click();
     await drawer.getByRole('button', { name: 'Move benefit 2 up' }).click();
     await drawer.getByRole('button', { name: 'Save changes' }).click();
     await drawer.getByRole('tab', { name: 'Translations' }).click();
-    await poll(() => drawer.getByLabel('Benefit 1 in de', { exact: true }).inputValue()).toBe('Werkzeug wird gestellt');
-    expect(await drawer.getByLabel('Benefit 2 in de', { exact: true }).inputValue()).toBe('Firmenwagen');
+    await poll(() => drawer.getByLabel('Benefit 1 in German', { exact: true }).inputValue()).toBe('Werkzeug wird gestellt');
+    expect(await drawer.getByLabel('Benefit 2 in German', { exact: true }).inputValue()).toBe('Firmenwagen');
     await drawer.getByRole('button', { name: 'Close' }).click();
 
     await row.getByRole('button', { name: 'More actions for Senior welder' }).click();
     await page.getByRole('menuitem', { name: 'Publish' }).click();
-    await poll(() => row.textContent()).toContain('ACTIVE');
+    await poll(() => row.textContent()).toContain('Active');
     const inGerman = await fetch(`${t.baseUrl}/public/v1/job-listings/${listing.id}`, { headers: { ...(await checker()), 'accept-language': 'de' } });
     const de = (await inGerman.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     const human = (value: string) => ({ value, translated: true, translationType: 'HUMAN' });
@@ -389,18 +410,18 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     );
     const search = page.getByLabel('Search by position');
     await search.fill('BULK FITTER');
-    const count = page.getByText(/listing\(s\) match/);
-    await poll(() => count.textContent()).toBe('21 listing(s) match “BULK FITTER”');
+    const count = page.getByText(/listings? match/);
+    await poll(() => count.textContent()).toBe('21 listings match “BULK FITTER”');
     expect(await page.getByRole('row', { name: /Bulk fitter/ }).count()).toBe(20);
     await page.getByRole('button', { name: 'next page' }).click();
     await poll(() => page.getByRole('row', { name: /Bulk fitter/ }).count()).toBe(1);
     await search.fill('schweisser');
-    await poll(() => count.textContent()).toBe('1 listing(s) match “schweisser”');
+    await poll(() => count.textContent()).toBe('1 listing matches “schweisser”');
     await row.waitFor();
     await search.fill('no such job');
     await page.getByText('No listing matches “no such job”.').waitFor();
     await search.fill('');
-    await page.getByText(/^\d+ listing\(s\)$/).waitFor();
+    await page.getByText(/^\d+ listings?$/).waitFor();
     await Promise.all(bulk.map((id) => api(`/public/v1/job-listings/${id}/archive`, 'POST')));
   });
 
@@ -419,7 +440,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     const row = page.getByRole('row', { name: /Crane operator/ });
     await row.getByRole('button', { name: 'More actions for Crane operator' }).click();
     await page.getByRole('menuitem', { name: 'Publish' }).click();
-    await poll(() => row.textContent()).toContain('UNDER REVIEW');
+    await poll(() => row.textContent()).toContain('Under review');
 
     await page.getByRole('tab', { name: 'Review queue' }).click();
     await page.getByRole('button', { name: 'Approve Crane operator' }).waitFor();
@@ -673,7 +694,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     expect(await funnel.textContent()).toContain('Applied: 1');
     await page.getByRole('combobox', { name: 'Job listing' }).fill('crane');
     await page.getByRole('option', { name: 'Crane operator' }).click();
-    await page.getByText('No applications in this range yet.').waitFor();
+    await page.getByText(/^No applications in this period\./).waitFor();
     // Keyboard only: the arrow opens the list, typing narrows it, arrow and Enter pick.
     const picker = page.getByRole('combobox', { name: 'Job listing' });
     await picker.focus();
@@ -690,6 +711,200 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     // Everything the pages loaded came from the app's own origin, and was there.
     expect(driver.foreignRequests).toEqual([]);
     expect(missing).toEqual([]);
+  });
+
+  it('words, not codes: kinds of work, statuses, countries, languages and currencies by name; coordinates out of the way; plurals', async () => {
+    const made = await api('/public/v1/job-listings', 'POST', { position: 'Words welder', positionType: 'FULL_TIME', workPlaceType: 'ON_SITE' });
+    await open('/job-listings', 'Job listings');
+    await page.getByLabel('Search by position').fill('words welder');
+    const row = page.getByRole('row', { name: /Words welder/ });
+    await poll(() => row.textContent()).toContain('Full time · on site');
+    expect(await row.textContent()).toContain('Draft');
+    expect(await page.locator('main').textContent()).not.toMatch(/FULL_TIME|ON_SITE|DRAFT|\(s\)/);
+    await page.getByText('1 listing matches “words welder”').waitFor();
+    await row.getByRole('button', { name: 'Edit Words welder' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Edit job listing' });
+    await poll(() => drawer.getByRole('combobox', { name: 'Position type' }).inputValue()).toBe('Full time');
+    expect(await drawer.getByRole('combobox', { name: 'Workplace' }).inputValue()).toBe('On site');
+    // Coordinates only behind "exact location" (the service does not derive them from the address).
+    expect(await drawer.getByLabel('Latitude').count()).toBe(0);
+    await pick(drawer.getByRole('combobox', { name: 'Country' }), 'germ', 'Germany');
+    await pick(drawer.getByRole('combobox', { name: 'Currency' }), 'swiss', 'Swiss Franc (CHF)');
+    await drawer.getByRole('button', { name: 'Exact location (map pin)' }).click();
+    await drawer.getByLabel('Latitude').fill('47.5596');
+    await expectAccessible('listing-editor-words');
+    await drawer.getByRole('button', { name: 'Save changes' }).click();
+    await poll(async () => (await api(`/public/v1/job-listings/${made.id}`)).address?.country).toBe('DE');
+    const saved = await api(`/public/v1/job-listings/${made.id}`);
+    expect(saved.currency).toBe('CHF');
+    expect(saved.address.latitude).toBe(47.5596);
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    expect((await fetch(`${t.baseUrl}/public/v1/job-listings/${made.id}`, { method: 'DELETE', headers: await checker() })).status).toBe(204);
+    // The company's language by its name, searchable.
+    await open('/settings', 'Settings');
+    await poll(() => page.getByRole('combobox', { name: 'Default language of new listings' }).inputValue()).toBe('English');
+  });
+
+  it('overview: one period (the last 30 days unless chosen) drives the cards and the chart, shown in the date fields and the address', async () => {
+    const listing = await publishedListing({ position: 'Period painter', positionType: 'PART_TIME', workPlaceType: 'HYBRID' });
+    await api('/public/v1/applications', 'POST', { jobListingId: listing.id, candidate: { firstName: 'Pia', lastName: 'Period', email: `pia-${randomUUID().slice(0, 6)}@example.com` } });
+    const day = (offset: number) => new Date(Date.now() + offset * 24 * 3600 * 1000).toISOString().slice(0, 10);
+    await open('/', 'Overview');
+    // The fields show the period in use, not placeholders.
+    await poll(() => page.getByRole('textbox', { name: 'From', exact: true }).inputValue()).toBe(day(-29));
+    expect(await page.getByRole('textbox', { name: 'To', exact: true }).inputValue()).toBe(day(0));
+    const applications = page.getByTestId('stat-applications');
+    await poll(async () => Number((await applications.textContent())!.replace(/\D/g, ''))).toBeGreaterThanOrEqual(1);
+    const chart = page.getByTestId('time-chart');
+    await poll(() => chart.textContent()).toContain(`from ${day(-29)} to ${day(0)}`);
+    // A period that ends yesterday: no application in the cards, and the chart covers exactly it.
+    await page.getByRole('textbox', { name: 'From', exact: true }).fill(day(-3));
+    await page.getByRole('textbox', { name: 'To', exact: true }).fill(day(-1));
+    await poll(() => new URL(page.url()).searchParams.get('to')).toBe(day(-1));
+    expect(new URL(page.url()).searchParams.get('from')).toBe(day(-3));
+    await poll(() => chart.textContent()).toContain(`0 applications from ${day(-3)} to ${day(-1)}`);
+    expect(await applications.textContent()).toBe('Applications0');
+    await poll(() => page.getByTestId('period').textContent()).toContain(`from ${day(-3)} to ${day(-1)}`);
+    // The figures as CSV for the same period.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export as CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe(`overview-${day(-3)}-to-${day(-1)}.csv`);
+    const csv = await (await download.createReadStream()).toArray();
+    const text = Buffer.concat(csv).toString();
+    expect(text).toContain(`Period from,${day(-3)}`);
+    expect(text).toContain('Applications,0');
+    await expectAccessible('overview-period');
+    await page.reload(COMMIT);
+    await poll(() => page.getByRole('textbox', { name: 'From', exact: true }).inputValue()).toBe(day(-3));
+  });
+
+  it('small things: a whole status badge at 1280 px; a translation saved in part, its problem at the list', async () => {
+    // A key with every scope makes the scopes column wide: the status badge still shows its whole word.
+    await checker();
+    await open('/api-keys', 'API keys');
+    const status = page.getByRole('row').filter({ hasText: 'analytics:read' }).getByText('Active', { exact: true }).first();
+    await status.waitFor();
+    expect(await status.evaluate((element) => element.scrollWidth <= element.clientWidth + 1)).toBe(true);
+
+    const made = await api('/public/v1/job-listings', 'POST', {
+      position: 'Partial plumber',
+      positionType: 'FULL_TIME',
+      workPlaceType: 'ON_SITE',
+      skills: [{ value: 'Soldering' }, { value: 'Pipe bending' }],
+    });
+    await open('/job-listings', 'Job listings');
+    await page.getByLabel('Search by position').fill('partial plumber');
+    await page.getByRole('button', { name: 'Edit Partial plumber' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Edit job listing' });
+    await drawer.getByRole('tab', { name: 'Translations' }).click();
+    await pick(drawer.getByRole('combobox', { name: 'Add a language' }), 'germ', 'German');
+    await drawer.getByLabel('Position in German', { exact: true }).fill('Teilzeit-Installateur');
+    await drawer.getByLabel('Skill 1 in German', { exact: true }).fill('Löten');
+    const problem = drawer.getByRole('group', { name: 'Skills' }).getByTestId('list-problem');
+    await poll(() => problem.textContent()).toContain('1 of 2 filled');
+    await drawer.getByRole('button', { name: 'Save translation' }).click();
+    await drawer.getByText('Translation saved, except the skills').waitFor();
+    const de = (await fetch(`${t.baseUrl}/public/v1/job-listings/${made.id}`, { headers: { ...(await checker()), 'accept-language': 'de' } }).then((r) => r.json())) as { position: { value: string } };
+    expect(de.position.value).toBe('Teilzeit-Installateur');
+    // What was typed for the unsaved list is still there, to be finished.
+    expect(await drawer.getByLabel('Skill 1 in German', { exact: true }).inputValue()).toBe('Löten');
+    await drawer.getByLabel('Skill 2 in German', { exact: true }).fill('Rohrbiegen');
+    await drawer.getByRole('button', { name: 'Save translation' }).click();
+    await drawer.getByText('Translation saved.', { exact: true }).waitFor();
+    const after = (await fetch(`${t.baseUrl}/public/v1/job-listings/${made.id}`, { headers: { ...(await checker()), 'accept-language': 'de' } }).then((r) => r.json())) as { skills: Array<{ value: { value: string } }> };
+    expect(after.skills.map((skill) => skill.value.value)).toEqual(['Löten', 'Rohrbiegen']);
+    await expectAccessible('translation-in-part');
+    await drawer.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('pipeline: the dragged card stays on screen; the keyboard moves a card one stage in three presses, announced in words', async () => {
+    const listing = await publishedListing({ position: 'Drag driver', positionType: 'FULL_TIME', workPlaceType: 'ON_SITE' });
+    const application = await api('/public/v1/applications', 'POST', {
+      jobListingId: listing.id,
+      candidate: { firstName: 'Kim', lastName: 'Keys', email: `kim-${randomUUID().slice(0, 6)}@example.com`, headline: 'Forklift driver' },
+    });
+    await page.goto(`/dashboard/pipeline?listing=${listing.id}`, COMMIT);
+    await page.getByRole('heading', { level: 1, name: 'Pipeline' }).waitFor();
+    const card = page.getByTestId(`card-${application.id}`);
+    await page.getByTestId('column-ACTIVE').getByTestId(`card-${application.id}`).waitFor();
+    const handle = card.getByRole('button', { name: /^Drag Kim Keys/ });
+    const target = page.getByTestId('column-IN_REVIEW');
+    const from = await settledBox(handle);
+    const to = await settledBox(target);
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2, { steps: 3 });
+    await page.mouse.move(to.x + to.width / 2, to.y + 60, { steps: 12 });
+    await poll(() => target.getAttribute('data-over')).toBe('true');
+    // Mid-drag: a copy of the card follows the pointer, whole and on screen (not clipped by the board).
+    const overlay = page.getByTestId('drag-overlay');
+    expect(await overlay.isVisible()).toBe(true);
+    expect(await overlay.textContent()).toContain('Kim Keys');
+    const box = (await overlay.boundingBox())!;
+    expect(box.width).toBeGreaterThan(60);
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(1280);
+    await page.mouse.up();
+    await page.getByText('Kim Keys moved to In review.').waitFor();
+
+    // Keyboard: space picks the card up, one arrow press is one stage, space drops.
+    await handle.focus();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('ArrowRight');
+    await poll(() => page.getByTestId('column-INTERVIEW').getAttribute('data-over')).toBe('true');
+    await page.keyboard.press('Space');
+    await page.getByText('Kim Keys moved to Interview.').waitFor();
+    expect((await api(`/public/v1/applications/${application.id}`)).status).toBe('INTERVIEW');
+    const spoken = (await page.locator('[id^="DndLiveRegion"]').textContent()) ?? '';
+    expect(spoken).toContain('Kim Keys dropped in Interview');
+    expect(spoken).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}|INTERVIEW|IN_REVIEW/);
+  });
+
+  it('pipeline for recruiters: applied date and days in stage on cards; several selected and moved or rejected at once; a shortcuts dialog', async () => {
+    const listing = await publishedListing({ position: 'Bulk baker', positionType: 'PART_TIME', workPlaceType: 'ON_SITE' });
+    const people = ['Bo Baker', 'Cy Crumb', 'Di Dough'];
+    const made = [];
+    for (const person of people) {
+      const [firstName, lastName] = person.split(' ');
+      made.push(await api('/public/v1/applications', 'POST', { jobListingId: listing.id, candidate: { firstName, lastName, email: `${firstName!.toLowerCase()}-${randomUUID().slice(0, 6)}@example.com` } }));
+    }
+    await page.goto(`/dashboard/pipeline?listing=${listing.id}`, COMMIT);
+    await page.getByRole('heading', { level: 1, name: 'Pipeline' }).waitFor();
+    const first = page.getByTestId(`card-${made[0].id}`);
+    await first.waitFor();
+    const today = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' }).format(new Date());
+    expect(await first.getByTestId('card-times').textContent()).toBe(`Applied ${today} · in stage since today`);
+    // Two selected, moved together to Interview.
+    await page.getByRole('checkbox', { name: 'Select Bo Baker' }).check();
+    await page.getByRole('checkbox', { name: 'Select Cy Crumb' }).check();
+    const bar = page.getByRole('region', { name: 'Selected applications' });
+    await bar.getByText('2 applications selected').waitFor();
+    await bar.getByRole('combobox', { name: 'Move selected to' }).click();
+    await page.getByRole('option', { name: 'Interview', exact: true }).click();
+    await page.getByText('2 applications moved to Interview.').waitFor();
+    expect((await api(`/public/v1/applications/${made[0].id}`)).status).toBe('INTERVIEW');
+    expect((await api(`/public/v1/applications/${made[1].id}`)).status).toBe('INTERVIEW');
+    expect((await api(`/public/v1/applications/${made[2].id}`)).status).toBe('ACTIVE');
+    // Two rejected together, with one reason.
+    await page.getByRole('checkbox', { name: 'Select Cy Crumb' }).check();
+    await page.getByRole('checkbox', { name: 'Select Di Dough' }).check();
+    await bar.getByRole('button', { name: 'Reject selected' }).click();
+    const ask = page.getByRole('dialog', { name: 'Reject 2 applications' });
+    await ask.getByRole('combobox', { name: 'Reason' }).click();
+    await page.getByRole('option', { name: 'Position filled' }).click();
+    await ask.getByRole('button', { name: 'Reject' }).click();
+    await page.getByText('2 applications moved to Rejected.').waitFor();
+    expect((await api(`/public/v1/applications/${made[2].id}`)).status).toBe('REJECTED');
+    await expectAccessible('pipeline-bulk');
+    // The shortcuts, listed in a dialog that ? opens.
+    await page.getByRole('heading', { level: 1, name: 'Pipeline' }).click();
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.getByText('Search the job listings').waitFor();
+    await page.keyboard.press('Escape');
+    await poll(() => help.count()).toBe(0);
+    // / goes to the listing search.
+    await page.keyboard.press('/');
+    await poll(() => page.locator('[data-listing-picker] input').evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
   });
 
   it('a reload and a shared link open the page and the state they name; back undoes a step', async () => {

@@ -67,6 +67,9 @@ function ShowRawKey({ created, onDone }: { created: Schemas['ApiKeyCreated']; on
   );
 }
 
+/** A badge's whole text, whatever room its column has. */
+const UNCUT = { root: { flexShrink: 0, minWidth: 'max-content' }, label: { overflow: 'visible' } } as const;
+
 export function ApiKeysPage() {
   const isAdmin = useIsAdmin();
   const keys = useLoad(() => call(api.GET('/settings/api-keys')), []);
@@ -114,7 +117,8 @@ export function ApiKeysPage() {
           {
             header: 'Status',
             cell: (key) => (
-              <Badge color={key.active ? 'green' : 'gray'} variant="outline">
+              // Never cut to "ACTI…" when the scopes take the row's width: the badge keeps its text's width.
+              <Badge color={key.active ? 'green' : 'gray'} variant="outline" styles={UNCUT}>
                 {key.active ? 'Active' : 'Inactive'}
               </Badge>
             ),

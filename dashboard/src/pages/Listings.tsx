@@ -3,6 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { api, call, useLoad, type Schemas } from '../api';
 import { ConfirmDialog, Notice, ResourceTable, useAction } from '../components';
+import { LISTING_STATUS_LABELS, options, plural, POSITION_TYPE_LABELS, WORK_PLACE_LABELS } from '../labels';
 import { ErrorMessage, formatDate, Page, PageHeader, timeAgo, useIsAdmin } from '../ui';
 import { ListingEditor } from './ListingEditor';
 
@@ -16,8 +17,8 @@ const SEARCH_MAX = 200;
 
 export function StatusBadge({ status }: { status: Status }) {
   return (
-    <Badge color={STATUS_COLOR[status]} variant="outline">
-      {status.replace('_', ' ')}
+    <Badge color={STATUS_COLOR[status]} variant="outline" styles={{ root: { flexShrink: 0, minWidth: 'max-content' }, label: { overflow: 'visible' } }}>
+      {LISTING_STATUS_LABELS[status]}
     </Badge>
   );
 }
@@ -58,7 +59,7 @@ export function ListingsPage() {
   const perform = async (label: string, run: () => Promise<unknown>) => {
     setNotice(undefined);
     const result = (await run()) as { status?: Status } | undefined;
-    setNotice(result?.status ? `${label}: now ${result.status.replace('_', ' ')}` : label);
+    setNotice(result?.status ? `${label}: now ${LISTING_STATUS_LABELS[result.status].toLowerCase()}` : label);
     listings.reload();
   };
   // From a button or menu: the error shows on the page (dialogs show their own).
@@ -127,7 +128,7 @@ export function ListingsPage() {
             label="Status"
             placeholder="Any (not archived)"
             clearable
-            data={['DRAFT', 'ACTIVE', 'UNDER_REVIEW', 'CLOSED', 'ARCHIVED']}
+            data={options(LISTING_STATUS_LABELS)}
             value={status}
             onChange={filter(setStatus)}
             w={200}
@@ -158,11 +159,11 @@ export function ListingsPage() {
         minWidth={720}
         rowKey={(item) => item.id}
         page={{ value: page, onChange: setPage }}
-        countLabel={q ? `listing(s) match “${q}”` : 'listing(s)'}
+        countLabel={(total) => (q ? `${plural(total, 'listing')} ${total === 1 ? 'matches' : 'match'} “${q}”` : plural(total, 'listing'))}
         columns={[
           { header: 'Position', cell: (item) => item.position.value },
           { header: 'Status', cell: (item) => <StatusBadge status={item.status} /> },
-          { header: 'Type', cell: (item) => `${item.positionType.replace('_', ' ').toLowerCase()} · ${item.workPlaceType.replace('_', ' ').toLowerCase()}` },
+          { header: 'Type', cell: (item) => `${POSITION_TYPE_LABELS[item.positionType]} · ${WORK_PLACE_LABELS[item.workPlaceType].toLowerCase()}` },
           { header: 'Created', cell: (item) => timeAgo(item.createdAt), title: (item) => formatDate(item.createdAt) },
           { header: 'Actions', cell: actions },
         ]}

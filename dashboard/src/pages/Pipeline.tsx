@@ -1,30 +1,70 @@
-import { Alert, Badge, Card, Drawer, Group, Paper, ScrollArea, Select, Stack, Text, Timeline, Title, UnstyledButton } from '@mantine/core';
-import { DndContext, KeyboardSensor, PointerSensor, pointerWithin, rectIntersection, useDraggable, useDroppable, useSensor, useSensors, type CollisionDetection, type DragEndEvent } from '@dnd-kit/core';
-import { useState } from 'react';
+import { Alert, Badge, Button, Card, Checkbox, Drawer, Group, Kbd, Modal, Paper, ScrollArea, Select, Stack, Table, Text, Timeline, Title, UnstyledButton } from '@mantine/core';
+import {
+  DndContext,
+  DragOverlay,
+  KeyboardCode,
+  KeyboardSensor,
+  PointerSensor,
+  pointerWithin,
+  rectIntersection,
+  useDraggable,
+  useDroppable,
+  useSensor,
+  useSensors,
+  type Announcements,
+  type CollisionDetection,
+  type DragEndEvent,
+  type KeyboardCoordinateGetter,
+} from '@dnd-kit/core';
+import { useEffect, useState } from 'react';
 import { api, ApiError, call, useLoad, type Schemas } from '../api';
 import { ConfirmDialog, Notice } from '../components';
 import { ListingPicker, type PickedListing } from '../listing-picker';
+import { label, plural, SOURCE_LABELS, STAGE_LABELS, STAGES as STAGE_ORDER } from '../labels';
 import { useQueryParam } from '../router';
-import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo } from '../ui';
+import { Empty, ErrorMessage, FirstStep, formatDate, LoadState, Page, PageHeader, timeAgo } from '../ui';
 
 type Application = Schemas['ApplicationSummary'];
 type Stage = Application['status'];
 
-const STAGES: Array<{ stage: Stage; label: string }> = [
-  { stage: 'ACTIVE', label: 'Applied' },
-  { stage: 'IN_REVIEW', label: 'In review' },
-  { stage: 'INTERVIEW', label: 'Interview' },
-  { stage: 'OFFER', label: 'Offer' },
-  { stage: 'HIRED', label: 'Hired' },
-  { stage: 'REJECTED', label: 'Rejected' },
-  { stage: 'WITHDRAWN', label: 'Withdrawn' },
-];
+const STAGES = STAGE_ORDER.map((stage) => ({ stage, label: STAGE_LABELS[stage] }));
 // The column under the pointer; the card's rectangle when a keyboard drag has no pointer.
 const collision: CollisionDetection = (args) => {
   const under = pointerWithin(args);
   return under.length > 0 ? under : rectIntersection(args);
 };
-const LABEL = Object.fromEntries(STAGES.map((item) => [item.stage, item.label])) as Record<Stage, string>;
+const LABEL = STAGE_LABELS;
+
+/**
+ * The keyboard moves a picked-up card one column per arrow press (Space, →, Space moves it one
+ * stage on), not a few pixels per press.
+ */
+const columnByColumn: KeyboardCoordinateGetter = (event, { context, currentCoordinates }) => {
+  const step = event.code === KeyboardCode.Right ? 1 : event.code === KeyboardCode.Left ? -1 : 0;
+  const card = context.collisionRect;
+  if (step === 0 || !card) return undefined;
+  event.preventDefault();
+  const from = (context.over?.id ?? (context.active?.data.current?.application as Application | undefined)?.status) as Stage | undefined;
+  const index = from ? STAGE_ORDER.indexOf(from) : -1;
+  const next = STAGE_ORDER[Math.min(STAGE_ORDER.length - 1, Math.max(0, index + step))];
+  const target = next ? context.droppableRects.get(next) : undefined;
+  if (!target) return currentCoordinates;
+  return { x: target.left + (target.width - card.width) / 2, y: Math.max(currentCoordinates.y, target.top + 8) };
+};
+
+const nameOf = (application: Application | undefined) => (application ? `${application.candidate.firstName} ${application.candidate.lastName}` : 'The application');
+const stageOf = (id: unknown) => (typeof id === 'string' && id in STAGE_LABELS ? STAGE_LABELS[id as Stage] : undefined);
+/** What a screen reader hears while a card is moved: names and stages in words, never ids. */
+const announcements: Announcements = {
+  onDragStart: ({ active }) => {
+    const application = active.data.current?.application as Application | undefined;
+    return `Picked up ${nameOf(application)}, in ${application ? STAGE_LABELS[application.status] : 'its stage'}. Left and right arrows choose the stage, space drops, escape cancels.`;
+  },
+  onDragOver: ({ active, over }) => (over ? `${nameOf(active.data.current?.application as Application | undefined)} is over ${stageOf(over.id)}.` : undefined),
+  onDragEnd: ({ active, over }) => (over ? `${nameOf(active.data.current?.application as Application | undefined)} dropped in ${stageOf(over.id)}.` : 'Dropped outside the board: nothing moved.'),
+  onDragCancel: ({ active }) => `Moving ${nameOf(active.data.current?.application as Application | undefined)} was cancelled.`,
+};
+const screenReaderInstructions = { draggable: 'To move this application, press space, then the left or right arrow to choose the stage, and space again to drop it there. Escape cancels.' };
 /** The stages a move into asks for one of the company's reasons, and the kind of reason each takes. */
 const REASON_KIND: Partial<Record<Stage, 'REJECTION' | 'WITHDRAWAL'>> = { REJECTED: 'REJECTION', WITHDRAWN: 'WITHDRAWAL' };
 
@@ -64,19 +104,53 @@ export function ReasonDialog({ name, to, onMove, onClose }: { name: string; to: 
   );
 }
 
-function ApplicationCard({ application, onOpen, onMove }: { application: Application; onOpen: () => void; onMove: (to: Stage) => void }) {
-  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: application.id, data: { application } });
+const DAY_MS = 24 * 60 * 60 * 1000;
+const SHORTCUTS: Array<[keys: string[], what: string]> = [
+  [['?'], 'Show these shortcuts'],
+  [['/'], 'Search the job listings'],
+  [['Space'], "On a card's drag handle: pick the card up, and drop it"],
+  [['←', '→'], 'While a card is picked up: the previous or next stage'],
+  [['Esc'], 'Cancel a move; clear the selection'],
+];
+const shortDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
+
+/**
+ * How long the application has been in its stage: from its last change (updatedAt, which a move
+ * sets; only an erasure also changes it), in whole days.
+ */
+function daysInStage(application: Application, now: number): string {
+  const days = Math.floor((now - Date.parse(application.updatedAt)) / DAY_MS);
+  return days < 1 ? 'in stage since today' : `${plural(days, 'day')} in stage`;
+}
+
+function ApplicationCard({
+  application,
+  onOpen,
+  onMove,
+  selected,
+  onSelect,
+  now,
+}: {
+  application: Application;
+  onOpen: () => void;
+  onMove: (to: Stage) => void;
+  selected: boolean;
+  onSelect: (selected: boolean) => void;
+  now: number;
+}) {
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: application.id, data: { application } });
   const name = `${application.candidate.firstName} ${application.candidate.lastName}`;
   return (
     <Paper
       ref={setNodeRef}
       withBorder
       p="xs"
-      shadow={isDragging ? 'md' : undefined}
-      style={{ transform: transform ? `translate(${transform.x}px, ${transform.y}px)` : undefined, zIndex: isDragging ? 10 : undefined, position: 'relative' }}
+      // While dragged it stays where it was, faded; the overlay (above the board, never clipped by it) follows the pointer.
+      style={{ opacity: isDragging ? 0.4 : undefined, position: 'relative' }}
       data-testid={`card-${application.id}`}
     >
       <Group justify="space-between" wrap="nowrap" gap={4}>
+        <Checkbox size="xs" aria-label={`Select ${name}`} checked={selected} onChange={(event) => onSelect(event.currentTarget.checked)} />
         <UnstyledButton onClick={onOpen} style={{ flex: 1, minWidth: 0 }} aria-label={`Open ${name}`}>
           <Text size="sm" fw={600} truncate>
             {name}
@@ -85,10 +159,13 @@ function ApplicationCard({ application, onOpen, onMove }: { application: Applica
             {application.candidate.headline ?? application.candidate.email}
           </Text>
         </UnstyledButton>
-        <UnstyledButton {...listeners} {...attributes} aria-label={`Drag ${name} (space to pick up, arrows to move, space to drop)`} style={{ cursor: 'grab', padding: 4 }}>
+        <UnstyledButton {...listeners} {...attributes} aria-label={`Drag ${name} (space to pick up, left and right arrows to choose the stage, space to drop)`} style={{ cursor: 'grab', padding: 4 }}>
           <span aria-hidden>⠿</span>
         </UnstyledButton>
       </Group>
+      <Text size="xs" c="dimmed" data-testid="card-times">
+        Applied {shortDate.format(new Date(application.appliedAt))} · {daysInStage(application, now)}
+      </Text>
       <Select
         mt={6}
         size="xs"
@@ -141,7 +218,7 @@ function ApplicationDrawer({ id, onClose }: { id: string; onClose: () => void })
             <Group gap="xs">
               <Badge variant="outline">{LABEL[data.status]}</Badge>
               <Text size="xs" c="dimmed">
-                applied {timeAgo(data.appliedAt)} for {data.jobListing.position.value} · source {data.source.toLowerCase()}
+                applied {timeAgo(data.appliedAt)} for {data.jobListing.position.value} · source {label(SOURCE_LABELS, data.source).toLowerCase()}
               </Text>
             </Group>
             <Title order={4} size="h5">
@@ -252,7 +329,63 @@ export function PipelinePage() {
     setLocalOf(applications.data);
     setLocal(applications.data?.data);
   }
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }), useSensor(KeyboardSensor));
+  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }), useSensor(KeyboardSensor, { coordinateGetter: columnByColumn }));
+  const [dragged, setDragged] = useState<Application>();
+  const [now] = useState(() => Date.now());
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [bulkTo, setBulkTo] = useState<string | null>(null);
+  const [bulkAsking, setBulkAsking] = useState<Stage>();
+  const [help, setHelp] = useState(false);
+  const chosen = (local ?? []).filter((item) => selected.has(item.id));
+  const select = (id: string, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  // Shortcuts, listed in the help dialog: ? opens it, / goes to the listing search, Escape clears the selection. Not while typing.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (target && (target.closest('input, textarea, select, [contenteditable="true"]') || target.closest('[role="dialog"]'))) return;
+      if (event.key === '?') {
+        event.preventDefault();
+        setHelp(true);
+      } else if (event.key === '/') {
+        event.preventDefault();
+        document.querySelector<HTMLInputElement>('[data-listing-picker] input')?.focus();
+      } else if (event.key === 'Escape') {
+        setSelected(new Set());
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  /** Moves every selected application (each with the stage it was seen in), then says how many moved. */
+  const moveSelected = async (to: Stage, reasonId?: string) => {
+    setConflict(undefined);
+    setError(undefined);
+    setMoved(undefined);
+    const moving = chosen.filter((item) => item.status !== to);
+    setLocal((all) => all?.map((item) => (moving.some((one) => one.id === item.id) ? { ...item, status: to } : item)));
+    const results = await Promise.allSettled(
+      moving.map((item) =>
+        call(api.PATCH('/public/v1/applications/{id}/status', { params: { path: { id: item.id } }, body: { status: to, expectedStatus: item.status, ...(reasonId ? { reasonId } : {}) } })),
+      ),
+    );
+    const failed = results.filter((result) => result.status === 'rejected');
+    setMoved(`${plural(results.length - failed.length, 'application')} moved to ${LABEL[to]}.`);
+    if (failed.length > 0) setConflict(`${plural(failed.length, 'application')} could not be moved (someone else moved them first, or the move is not allowed). The board now shows where they are.`);
+    setSelected(new Set());
+    setBulkTo(null);
+    applications.reload();
+  };
+  const requestSelected = (to: Stage) => {
+    if (REASON_KIND[to]) setBulkAsking(to);
+    else void moveSelected(to);
+  };
 
   const move = async (application: Application, to: Stage, reasonId?: string) => {
     setConflict(undefined);
@@ -279,6 +412,7 @@ export function PipelinePage() {
     else void move(application, to);
   };
   const onDragEnd = (event: DragEndEvent) => {
+    setDragged(undefined);
     const application = event.active.data.current?.application as Application | undefined;
     const to = event.over?.id as Stage | undefined;
     if (application && to && to !== application.status) request(application, to);
@@ -286,13 +420,21 @@ export function PipelinePage() {
 
   return (
     <Page>
-      <PageHeader title="Pipeline" />
+      <PageHeader title="Pipeline">
+        <Button variant="subtle" size="compact-sm" onClick={() => setHelp(true)} aria-keyshortcuts="?">
+          Keyboard shortcuts
+        </Button>
+      </PageHeader>
       <LoadState state={opening} label="Loading listings">
         {(found) =>
           found === null ? (
-            <Empty>No job listings yet: create and publish one to receive applications.</Empty>
+            <FirstStep action="Create a job listing" to="/job-listings">
+              No job listings yet: create one and publish it to receive applications here.
+            </FirstStep>
           ) : (
-            <ListingPicker label="Job listing" value={picked} onChange={(next) => next && pick(next)} showStatus width={{ base: '100%', sm: 360 }} />
+            <div data-listing-picker>
+              <ListingPicker label="Job listing" value={picked} onChange={(next) => next && pick(next)} showStatus width={{ base: '100%', sm: 360 }} />
+            </div>
           )
         }
       </LoadState>
@@ -302,11 +444,51 @@ export function PipelinePage() {
         </Alert>
       )}
       <ErrorMessage error={error} title="Could not move the application" />
+      {chosen.length > 0 && (
+        <Paper withBorder p="xs" role="region" aria-label="Selected applications">
+          <Group gap="sm" wrap="wrap" align="flex-end">
+            <Text size="sm" fw={600}>
+              {plural(chosen.length, 'application')} selected
+            </Text>
+            <Select
+              size="xs"
+              label="Move selected to"
+              data={STAGES.filter((item) => !REASON_KIND[item.stage]).map((item) => ({ value: item.stage, label: item.label }))}
+              value={bulkTo}
+              onChange={(value) => {
+                setBulkTo(value);
+                if (value) requestSelected(value as Stage);
+              }}
+              w={160}
+              comboboxProps={{ withinPortal: true }}
+            />
+            <Button size="xs" color="red" variant="light" onClick={() => requestSelected('REJECTED')}>
+              Reject selected
+            </Button>
+            <Button size="xs" variant="default" onClick={() => setSelected(new Set())}>
+              Clear selection
+            </Button>
+          </Group>
+        </Paper>
+      )}
       <Notice>{moved}</Notice>
       {listing && (
         <LoadState state={applications} label="Loading applications">
-          {() => (
-            <DndContext sensors={sensors} onDragEnd={onDragEnd} collisionDetection={collision}>
+          {(loaded) => (
+            <>
+            {loaded?.data.length === 0 && (
+              <FirstStep action="Add candidates" to="/candidates">
+                No applications for this listing yet. Publish it so candidates can apply, or add people you already know from Candidates.
+              </FirstStep>
+            )}
+            <DndContext
+              sensors={sensors}
+              onDragStart={(event) => setDragged(event.active.data.current?.application as Application | undefined)}
+              onDragCancel={() => setDragged(undefined)}
+              onDragEnd={onDragEnd}
+              collisionDetection={collision}
+              accessibility={{ announcements, screenReaderInstructions }}
+            >
               <ScrollArea type="auto" offsetScrollbars>
                 <Group align="flex-start" wrap="nowrap" gap="sm" pb="sm" role="region" aria-label="Pipeline board" tabIndex={0} data-scrolls-sideways>
                   {STAGES.map(({ stage, label }) => {
@@ -314,14 +496,35 @@ export function PipelinePage() {
                     return (
                       <Column key={stage} stage={stage} label={label} count={items.length}>
                         {items.map((item) => (
-                          <ApplicationCard key={item.id} application={item} onOpen={() => setOpen(item.id)} onMove={(to) => request(item, to)} />
+                          <ApplicationCard
+                            key={item.id}
+                            application={item}
+                            onOpen={() => setOpen(item.id)}
+                            onMove={(to) => request(item, to)}
+                            selected={selected.has(item.id)}
+                            onSelect={(on) => select(item.id, on)}
+                            now={now}
+                          />
                         ))}
                       </Column>
                     );
                   })}
                 </Group>
               </ScrollArea>
+              <DragOverlay dropAnimation={null}>
+                {dragged && (
+                  <Paper withBorder shadow="md" p="xs" data-testid="drag-overlay" style={{ cursor: 'grabbing' }}>
+                    <Text size="sm" fw={600} truncate>
+                      {nameOf(dragged)}
+                    </Text>
+                    <Text size="xs" c="dimmed" truncate>
+                      {dragged.candidate.headline ?? dragged.candidate.email}
+                    </Text>
+                  </Paper>
+                )}
+              </DragOverlay>
             </DndContext>
+            </>
           )}
         </LoadState>
       )}
@@ -334,6 +537,25 @@ export function PipelinePage() {
           onClose={() => setAsking(undefined)}
         />
       )}
+      {bulkAsking && <ReasonDialog name={plural(chosen.length, 'application')} to={bulkAsking} onMove={(reasonId) => moveSelected(bulkAsking, reasonId)} onClose={() => setBulkAsking(undefined)} />}
+      <Modal opened={help} onClose={() => setHelp(false)} title="Keyboard shortcuts">
+        <Table>
+          <Table.Tbody>
+            {SHORTCUTS.map(([keys, what]) => (
+              <Table.Tr key={what}>
+                <Table.Td>
+                  {keys.map((key) => (
+                    <Kbd key={key} mr={4}>
+                      {key}
+                    </Kbd>
+                  ))}
+                </Table.Td>
+                <Table.Td>{what}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Modal>
     </Page>
   );
 }

@@ -2,18 +2,9 @@ import { Badge, Button, Card, Group, Select, Stack, Switch, Text, TextInput, Tit
 import { useState } from 'react';
 import { api, call, useLoad, type Schemas } from '../api';
 import { ConfirmDialog, FormActions, Notice, ResourceTable, useAction } from '../components';
+import { languageOptions } from '../labels';
 import { ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin, useSession } from '../ui';
 
-const LANGUAGES = [
-  { value: 'en', label: 'English (en)' },
-  { value: 'de', label: 'German (de)' },
-  { value: 'de-CH', label: 'German, Switzerland (de-CH)' },
-  { value: 'fr', label: 'French (fr)' },
-  { value: 'it', label: 'Italian (it)' },
-  { value: 'es', label: 'Spanish (es)' },
-  { value: 'nl', label: 'Dutch (nl)' },
-  { value: 'pt', label: 'Portuguese (pt)' },
-];
 
 function CompanyForm({ company, onSaved }: { company: Schemas['CompanySettings']; onSaved: () => void }) {
   const isAdmin = useIsAdmin();
@@ -32,9 +23,7 @@ function CompanyForm({ company, onSaved }: { company: Schemas['CompanySettings']
     setReview(company.requiresListingReview);
     setReasonRequired(company.requiresRejectionReason);
   }
-  const languages = LANGUAGES.some((item) => item.value === company.defaultLanguage)
-    ? LANGUAGES
-    : [...LANGUAGES, { value: company.defaultLanguage, label: company.defaultLanguage }];
+  const languages = languageOptions([company.defaultLanguage]);
   const save = () => {
     setSaved(false);
     void saving.run(async () => {
@@ -50,7 +39,7 @@ function CompanyForm({ company, onSaved }: { company: Schemas['CompanySettings']
           Company
         </Title>
         <TextInput label="Company name" value={name} onChange={(event) => setName(event.currentTarget.value)} disabled={!isAdmin} maxLength={200} />
-        <Select label="Default language of new listings" data={languages} value={language} onChange={setLanguage} disabled={!isAdmin} allowDeselect={false} />
+        <Select label="Default language of new listings" data={languages} searchable nothingFoundMessage="No language by that name" value={language} onChange={setLanguage} disabled={!isAdmin} allowDeselect={false} />
         <Switch
           label="Listings need review"
           description="Publishing a listing sends it to the review queue until an admin approves or rejects it."

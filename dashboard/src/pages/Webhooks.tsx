@@ -2,6 +2,8 @@ import { Alert, Badge, Button, Card, Code, Drawer, Group, Modal, MultiSelect, Se
 import { useState } from 'react';
 import { api, call, useLoad, type RequestBody, type Schemas } from '../api';
 import { ConfirmDialog, DataTable, FormActions, Notice, Pager, ResourceTable, ShownOnce, useAction } from '../components';
+import { plural } from '../labels';
+import { isLocalUrl } from '../refusal';
 import { Empty, ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin } from '../ui';
 
 type Subscription = Schemas['WebhookSubscription'];
@@ -61,7 +63,7 @@ function SubscriptionForm({ subscription, onSaved, onClose }: { subscription?: S
     <Stack>
       <TextInput label="Endpoint URL" description="Where events are POSTed (https)" value={url} onChange={(event) => setUrl(event.currentTarget.value)} maxLength={2048} data-autofocus />
       <MultiSelect label="Events" data={EVENTS} value={events} onChange={setEvents} searchable />
-      <ErrorMessage error={saving.error} title="Could not save the webhook" />
+      <ErrorMessage error={saving.error} title="Could not save the webhook" local={isLocalUrl(url)} />
       <FormActions
         submitLabel={subscription ? 'Save webhook' : 'Create webhook'}
         onSubmit={save}
@@ -143,7 +145,7 @@ function Deliveries({ subscription }: { subscription: Subscription }) {
                     </Button>
                   </Group>
                   <Text size="xs" mt={4}>
-                    {delivery.attemptCount} attempt(s)
+                    {plural(delivery.attemptCount, 'attempt')}
                     {delivery.nextAttemptAt ? ` · next ${timeAgo(delivery.nextAttemptAt)}` : ''}
                   </Text>
                   {delivery.attempts.length > 0 && (

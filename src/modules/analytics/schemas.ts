@@ -7,6 +7,8 @@ const countsOf = (keys: readonly string[], description: string) =>
   Type.Object(Object.fromEntries(keys.map((key) => [key, Type.Integer({ minimum: 0 })])), { description });
 
 export const OVERVIEW_DAYS = 30;
+/** The longest applicationsPerDay series (a year and a day: a leap year's from..to). */
+export const MAX_SERIES_DAYS = 367;
 
 export const AnalyticsOverviewQuery = Type.Object(
   {
@@ -38,7 +40,9 @@ export const AnalyticsOverview = Type.Object(
     applicationsByStage: countsOf(APPLICATION_STAGES, 'Applications matching the filters, by current stage'),
     applicationsPerDay: Type.Array(
       Type.Object({ date: Type.String({ format: 'date' }), count: Type.Integer({ minimum: 0 }) }),
-      { description: `Applications submitted on each of the ${OVERVIEW_DAYS} days (UTC) ending at \`to\` (default today), oldest first, days without any included` },
+      {
+        description: `Applications submitted on each day (UTC) from \`from\` to \`to\` (default today), oldest first, days without any included: the period the other figures cover. Without \`from\`, the ${OVERVIEW_DAYS} days ending at \`to\`; at most the last ${MAX_SERIES_DAYS} days of a longer period.`,
+      },
     ),
     funnel: Type.Array(
       Type.Object({

@@ -21,7 +21,7 @@ import {
   timeToHire,
   type ApplicationScope,
 } from './repo.ts';
-import { OVERVIEW_DAYS, type AnalyticsOverviewQuery } from './schemas.ts';
+import { MAX_SERIES_DAYS, OVERVIEW_DAYS, type AnalyticsOverviewQuery } from './schemas.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -53,7 +53,16 @@ export async function getOverview(ctx: ServiceContext, companyId: string, query:
     until: query.to ? new Date(dayStart(query.to).getTime() + DAY_MS) : undefined,
   };
   const lastDay = query.to ?? utcDay(now);
-  const firstDay = utcDay(new Date(dayStart(lastDay).getTime() - (OVERVIEW_DAYS - 1) * DAY_MS));
+  // The series covers the period asked for (from..to), so a chart of it shows the figures' period;
+  // without `from`, the 30 days ending at `to`. Bounded: at most the last MAX_SERIES_DAYS of it.
+  const earliest = utcDay(new Date(dayStart(lastDay).getTime() - (MAX_SERIES_DAYS - 1) * DAY_MS));
+  const firstDay = query.from
+    ? query.from > lastDay
+      ? lastDay
+      : query.from < earliest
+        ? earliest
+        : query.from
+    : utcDay(new Date(dayStart(lastDay).getTime() - (OVERVIEW_DAYS - 1) * DAY_MS));
 
   const [{ listings, stages, perDay, funnel, hiring }, reasoned, reasons] = await Promise.all([
     query.jobListingId

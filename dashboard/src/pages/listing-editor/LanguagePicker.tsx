@@ -1,16 +1,16 @@
 // Which language the translations tab writes: one the listing is translated into, the company's
 // default, a language its listings are written in, or one added here; never the source language.
-import { Button, Group, Select, Stack, TextInput } from '@mantine/core';
+import { Group, Select, Stack } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { api, call, useLoad } from '../../api';
 import { canonicalTag, isSource, languageLabel, listingLanguages, translatedLanguages, uniqueTags } from '../../languages';
+import { languageOptions } from '../../labels';
 import { ErrorMessage } from '../../ui';
 import type { Listing } from './form';
 
 export function LanguagePicker({ listing, value, onChange, round }: { listing: Listing; value: string | undefined; onChange: (language: string) => void; round: number }) {
   const source = listing.position.sourceLanguage;
   const [added, setAdded] = useState<string[]>([]);
-  const [typed, setTyped] = useState('');
   const [problem, setProblem] = useState<string>();
   const known = useLoad(async () => {
     const [company, written, translated] = await Promise.all([
@@ -28,12 +28,11 @@ export function LanguagePicker({ listing, value, onChange, round }: { listing: L
   useEffect(() => {
     if (!value && known.data && first) onChange(first);
   }, [known.data, value, first, onChange]);
-  const add = () => {
-    const tag = canonicalTag(typed);
-    if (!tag) return setProblem(`“${typed.trim()}” is not a language tag (BCP 47, e.g. de, pt-BR, zh-Hant).`);
-    if (isSource(tag, source)) return setProblem(`The texts are written in ${tag}: choose another language.`);
+  const add = (typed: string | null) => {
+    const tag = typed ? canonicalTag(typed) : undefined;
+    if (!tag) return;
+    if (isSource(tag, source)) return setProblem(`The texts are already written in ${languageLabel(tag)}: choose another language.`);
     setProblem(undefined);
-    setTyped('');
     setAdded((current) => uniqueTags([...current, tag]));
     onChange(tag);
   };
@@ -52,30 +51,18 @@ export function LanguagePicker({ listing, value, onChange, round }: { listing: L
           allowDeselect={false}
           nothingFoundMessage="No such language here: add it"
         />
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            add();
-          }}
-        >
-          <Group align="flex-start" gap="xs">
-            <TextInput
-              label="Add a language"
-              description="BCP 47 tag, e.g. fr or pt-BR"
-              maxLength={35}
-              w={200}
-              value={typed}
-              error={problem}
-              onChange={(event) => {
-                setTyped(event.currentTarget.value);
-                setProblem(undefined);
-              }}
-            />
-            <Button type="submit" variant="default" mt={44} disabled={!typed.trim()}>
-              Add
-            </Button>
-          </Group>
-        </form>
+        <Select
+          label="Add a language"
+          description="Search by name, e.g. French"
+          searchable
+          w={{ base: '100%', sm: 240 }}
+          placeholder="Choose a language"
+          nothingFoundMessage="No language by that name"
+          data={languageOptions().filter((option) => !offered.includes(option.value))}
+          value={null}
+          error={problem}
+          onChange={(next) => add(next)}
+        />
       </Group>
     </Stack>
   );

@@ -1,6 +1,7 @@
 // One translated text in the translations tab: its label, how it is translated now, the original
 // and the input for the human translation.
 import { Badge, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { languageName } from '../../labels';
 import type { Listing } from './form';
 
 type Translated = NonNullable<Listing['jobDescription']>;
@@ -27,6 +28,7 @@ export function TranslatedField({
   value,
   onChange,
   long,
+  error,
 }: {
   label: string;
   language: string;
@@ -34,6 +36,8 @@ export function TranslatedField({
   value: string;
   onChange: (value: string) => void;
   long?: boolean;
+  /** The API's refusal of this text, shown at the field. */
+  error?: string;
 }) {
   const Field = long ? Textarea : TextInput;
   return (
@@ -48,9 +52,10 @@ export function TranslatedField({
         Original: {text.original}
       </Text>
       <Field
-        aria-label={`${label} in ${language}`}
+        aria-label={`${label} in ${languageName(language)}`}
         value={value}
         placeholder={text.translated && text.translationType === 'AI' ? `AI: ${text.value}` : undefined}
+        error={error}
         onChange={(event: { currentTarget: { value: string } }) => onChange(event.currentTarget.value)}
         {...(long ? { autosize: true, minRows: 2 } : {})}
       />

@@ -1,20 +1,31 @@
 // The translations tab: a human translation of every translated text into one language at a time.
 import { Stack, Text } from '@mantine/core';
 import { useCallback, useState } from 'react';
-import { api, call, useLoad } from '../../api';
+import { api, ApiError, call, useLoad } from '../../api';
 import { FieldGroup, FormActions, Notice, useAction } from '../../components';
 import { languageLabel } from '../../languages';
 import { ErrorMessage, Loading } from '../../ui';
-import { bodyOfDraft, draftOf, draftProblems, SINGLE_TEXTS, type Draft, type SingleKey } from './draft';
+import { bodyOfDraft, draftOf, fieldErrors, listProblems, SINGLE_TEXTS, type Draft, type SingleKey } from './draft';
 import type { Listing } from './form';
 import { LanguagePicker } from './LanguagePicker';
 import { TranslatedField } from './TranslatedField';
+
+/** At a list (benefits, skills): why it is not saved yet. */
+function ListProblem({ problem }: { problem: string | undefined }) {
+  return problem ? (
+    <Text size="sm" c="red.9" data-testid="list-problem">
+      {problem}
+    </Text>
+  ) : null;
+}
 
 export function Translations({ listing }: { listing: Listing }) {
   const source = listing.position.sourceLanguage;
   const [language, setLanguage] = useState<string>();
   const [draft, setDraft] = useState<Draft>();
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState<string>();
+  // Lists filled in part when a save left them out: typed again into the reloaded draft.
+  const [carried, setCarried] = useState<Partial<Pick<Draft, 'benefits' | 'skills'>>>();
   const [round, setRound] = useState(0);
   const saving = useAction();
   const shown = useLoad(
@@ -29,22 +40,26 @@ export function Translations({ listing }: { listing: Listing }) {
   const [draftOfData, setDraftOfData] = useState(shown.data);
   if (draftOfData !== shown.data) {
     setDraftOfData(shown.data);
-    if (shown.data) setDraft(draftOf(shown.data));
+    if (shown.data) setDraft({ ...draftOf(shown.data), ...carried });
+    setCarried(undefined);
   }
-  const problems = draft ? draftProblems(draft) : [];
+  const problems = draft ? listProblems(draft) : {};
+  const refused = saving.error instanceof ApiError ? fieldErrors(saving.error.details) : {};
   const body = draft ? bodyOfDraft(draft) : {};
   const save = () =>
     void saving.run(async () => {
-      setSaved(false);
-      if (!language) return;
+      setSaved(undefined);
+      if (!language || !draft) return;
       await call(api.PUT('/public/v1/job-listings/{id}/translations/{lang}', { params: { path: { id: listing.id, lang: language } }, body }));
-      setSaved(true);
+      const left = (['benefits', 'skills'] as const).filter((list) => problems[list]);
+      setCarried(Object.fromEntries(left.map((list) => [list, draft[list]])));
+      setSaved(left.length === 0 ? 'Translation saved.' : `Translation saved, except the ${left.join(' and ')}: translate every one to save them.`);
       setRound((n) => n + 1);
       shown.reload();
     });
   const texts = shown.data;
   const choose = useCallback((next: string) => {
-    setSaved(false);
+    setSaved(undefined);
     setDraft(undefined);
     setLanguage(next);
   }, []);
@@ -72,20 +87,22 @@ export function Translations({ listing }: { listing: Listing }) {
         <>
           {SINGLE_TEXTS.map(([key, label]) => {
             const text = texts[key];
-            return text ? <TranslatedField key={key} label={label} language={language} text={text} value={draft.single[key] ?? ''} onChange={setSingle(key)} long={key !== 'position' && key !== 'fieldOfStudy'} /> : null;
+            return text ? <TranslatedField key={key} label={label} language={language} text={text} value={draft.single[key] ?? ''} onChange={setSingle(key)} long={key !== 'position' && key !== 'fieldOfStudy'} error={refused[key]} /> : null;
           })}
           {texts.benefits.length > 0 && (
             <FieldGroup legend="Benefits">
               {texts.benefits.map((benefit, index) => (
-                <TranslatedField key={index} label={`Benefit ${index + 1}`} language={language} text={benefit} value={draft.benefits[index] ?? ''} onChange={setAt('benefits', index)} />
+                <TranslatedField key={index} label={`Benefit ${index + 1}`} language={language} text={benefit} value={draft.benefits[index] ?? ''} onChange={setAt('benefits', index)} error={refused[`benefits.${index}`]} />
               ))}
+              <ListProblem problem={problems.benefits} />
             </FieldGroup>
           )}
           {texts.skills.length > 0 && (
             <FieldGroup legend="Skills">
               {texts.skills.map((skill, index) => (
-                <TranslatedField key={index} label={`Skill ${index + 1}`} language={language} text={skill.value} value={draft.skills[index] ?? ''} onChange={setAt('skills', index)} />
+                <TranslatedField key={index} label={`Skill ${index + 1}`} language={language} text={skill.value} value={draft.skills[index] ?? ''} onChange={setAt('skills', index)} error={refused[`skills.${index}`]} />
               ))}
+              <ListProblem problem={problems.skills} />
             </FieldGroup>
           )}
           {texts.hiringProcessSteps.length > 0 && (
@@ -109,14 +126,9 @@ export function Translations({ listing }: { listing: Listing }) {
           )}
         </>
       )}
-      {problems.map((problem) => (
-        <Text key={problem} size="sm" c="red.9">
-          {problem}
-        </Text>
-      ))}
       <ErrorMessage error={saving.error} title="Could not save the translation" />
-      <Notice>{saved && 'Translation saved.'}</Notice>
-      <FormActions submitLabel="Save translation" onSubmit={save} busy={saving.busy} disabled={!language || !draft || problems.length > 0 || Object.keys(body).length === 0} />
+      <Notice>{saved}</Notice>
+      <FormActions submitLabel="Save translation" onSubmit={save} busy={saving.busy} disabled={!language || !draft || Object.keys(body).length === 0} />
     </Stack>
   );
 }

@@ -37,13 +37,31 @@ export function draftOf(texts: Listing): Draft {
   };
 }
 
-/** All or none: the API takes one translation per benefit (or skill), in order. */
-export function draftProblems(draft: Draft): string[] {
+/**
+ * All or none: the API takes one translation per benefit (or skill), in order. A list filled in
+ * part is left out of a save (the rest is saved) and keeps what was typed; this says so at the list.
+ */
+export function listProblems(draft: Draft): Partial<Record<'benefits' | 'skills', string>> {
   const problem = (values: string[], noun: string) => {
     const filled = values.filter((value) => value.trim()).length;
-    return filled > 0 && filled < values.length ? [`Translate every ${noun} or none (${filled} of ${values.length} filled).`] : [];
+    return filled > 0 && filled < values.length ? `Translate every ${noun} or none (${filled} of ${values.length} filled): the ${noun}s are saved once all are.` : undefined;
   };
-  return [...problem(draft.benefits, 'benefit'), ...problem(draft.skills, 'skill')];
+  const problems: Partial<Record<'benefits' | 'skills', string>> = {};
+  const benefits = problem(draft.benefits, 'benefit');
+  const skills = problem(draft.skills, 'skill');
+  if (benefits) problems.benefits = benefits;
+  if (skills) problems.skills = skills;
+  return problems;
+}
+
+/** The API's refusals by the draft's fields: `position`, `benefits.1`, `skills[0]` → the key shown at that field. */
+export function fieldErrors(details: ReadonlyArray<{ field: string; message: string }>): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const { field, message } of details) {
+    const key = field.replace(/^body\.?/, '').replace(/\[(\d+)\]/g, '.$1');
+    errors[key] = errors[key] ? `${errors[key]}; ${message}` : message;
+  }
+  return errors;
 }
 
 export function bodyOfDraft(draft: Draft): TranslationBody {
