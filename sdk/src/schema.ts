@@ -19857,6 +19857,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
@@ -20256,6 +20276,26 @@ export interface operations {
                      *           "message": "is required"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/jobs"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20757,6 +20797,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Server fault (no internals are shown) */
             500: {
                 headers: {
@@ -21084,6 +21144,26 @@ export interface operations {
                      *           "message": "is required"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/logo"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];

@@ -279,6 +279,7 @@ describe('limits and CAPTCHA', () => {
     await new Promise<void>((resolve) => verify.listen(0, '127.0.0.1', resolve));
     limited = await buildTestApp({
       BOARD_APPLY_PER_HOUR: '3',
+      RATE_LIMIT_PER_MINUTE: '20',
       BOARD_APPLY_MIN_SECONDS: '0',
       CAPTCHA_PROVIDER: 'hcaptcha',
       CAPTCHA_SECRET: 'captcha-secret',
@@ -329,5 +330,12 @@ describe('limits and CAPTCHA', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // Another address is not held back.
     expect((await send(`${unique('r')}@example.com`, 'human', '10.0.9.10')).statusCode).toBe(201);
+  });
+
+  it('limits reads per address too (no key to count by): RATE_LIMIT_PER_MINUTE', async () => {
+    const read = () => limited.app.inject({ method: 'GET', url: `/boards/${boardSlug}/jobs`, remoteAddress: '10.0.8.8' });
+    for (let i = 0; i < 20; i += 1) expect((await read()).statusCode).toBe(200);
+    expectErrorEnvelope(await read(), 429, 'TOO_MANY_REQUESTS', `/boards/${boardSlug}/jobs`);
+    expect((await limited.app.inject({ method: 'GET', url: `/boards/${boardSlug}/jobs`, remoteAddress: '10.0.8.9' })).statusCode).toBe(200);
   });
 });

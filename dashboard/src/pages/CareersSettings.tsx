@@ -119,7 +119,7 @@ function BoardForm({ board, onSaved }: { board: Board; onSaved: () => void }) {
             maxLength={5000}
           />
         ))}
-        <ColorInput label="Accent colour" placeholder="#0b5fff" format="hex" value={accent} onChange={setAccent} disabled={!isAdmin} />
+        <ColorInput label="Accent colour" placeholder="#0b5fff" format="hex" withEyeDropper={false} value={accent} onChange={setAccent} disabled={!isAdmin} />
         <TextInput
           label="Privacy policy link"
           description="Applicants agree to it when they apply (https)."

@@ -121,9 +121,20 @@ export async function boardRoutes(app: AppInstance): Promise<void> {
     );
   }
 
+  // Reads carry no key to count by: limited per client address, at the API's rate a minute.
+  const readLimit = perAddressLimit({
+    store: app.deps.rateLimitStore,
+    clock: app.deps.clock,
+    name: 'board-read',
+    perWindow: config.rateLimitPerMinute,
+    windowMs: 60_000,
+    what: 'requests',
+  });
+
   app.get(
     '/boards/:slug',
     {
+      onRequest: readLimit,
       config: { entityTagOfBody: true },
       schema: {
         tags,
@@ -135,7 +146,7 @@ export async function boardRoutes(app: AppInstance): Promise<void> {
         params: SlugParams,
         querystring: BoardQuery,
         headers: readHeaders,
-        response: { 200: { ...Type.Ref('Board'), headers: { ...cors, ...cacheControl } }, ...errorResponses([404, 422]) },
+        response: { 200: { ...Type.Ref('Board'), headers: { ...cors, ...cacheControl } }, ...errorResponses([404, 422, 429]) },
       },
     },
     async (request, reply) => {
@@ -148,6 +159,7 @@ export async function boardRoutes(app: AppInstance): Promise<void> {
   app.get(
     '/boards/:slug/jobs',
     {
+      onRequest: readLimit,
       config: { entityTagOfBody: true },
       schema: {
         tags,
@@ -159,7 +171,7 @@ export async function boardRoutes(app: AppInstance): Promise<void> {
         params: SlugParams,
         querystring: BoardJobsQuery,
         headers: readHeaders,
-        response: { 200: { ...BoardJobsPage, headers: { ...cors, ...cacheControl, ...contentLanguage } }, ...errorResponses([404, 422]) },
+        response: { 200: { ...BoardJobsPage, headers: { ...cors, ...cacheControl, ...contentLanguage } }, ...errorResponses([404, 422, 429]) },
       },
     },
     async (request, reply) => {
@@ -173,6 +185,7 @@ export async function boardRoutes(app: AppInstance): Promise<void> {
   app.get(
     '/boards/:slug/jobs/:id',
     {
+      onRequest: readLimit,
       config: { entityTagOfBody: true },
       schema: {
         tags,
@@ -184,7 +197,7 @@ export async function boardRoutes(app: AppInstance): Promise<void> {
         params: BoardJobParams,
         querystring: BoardQuery,
         headers: readHeaders,
-        response: { 200: { ...Type.Ref('BoardJob'), headers: { ...cors, ...cacheControl, ...contentLanguage } }, ...errorResponses([404, 410, 422]) },
+        response: { 200: { ...Type.Ref('BoardJob'), headers: { ...cors, ...cacheControl, ...contentLanguage } }, ...errorResponses([404, 410, 422, 429]) },
       },
     },
     async (request, reply) => {
@@ -200,6 +213,7 @@ export async function boardRoutes(app: AppInstance): Promise<void> {
   app.get(
     '/boards/:slug/logo',
     {
+      onRequest: readLimit,
       schema: {
         tags,
         operationId: 'getBoardLogo',
@@ -214,7 +228,7 @@ export async function boardRoutes(app: AppInstance): Promise<void> {
             content: { 'image/png': { schema: Type.String({ format: 'binary' }) }, 'image/jpeg': { schema: Type.String({ format: 'binary' }) }, 'image/webp': { schema: Type.String({ format: 'binary' }) } },
             headers: { 'X-Content-Type-Options': { type: 'string', description: 'nosniff' }, ...cacheControl },
           },
-          ...errorResponses([404, 422]),
+          ...errorResponses([404, 422, 429]),
         },
       },
     },
@@ -271,6 +285,7 @@ export async function boardRoutes(app: AppInstance): Promise<void> {
         name: 'board-apply',
         perWindow: config.boardApplyPerHour,
         windowMs: HOUR_MS,
+        what: 'applications',
       }),
       validatorCompiler: (route) => (route.httpPart === 'body' ? () => true : validators!(route)),
       schema: {
