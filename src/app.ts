@@ -43,6 +43,8 @@ import { activityRoutes, activitySchemas } from './modules/activity/routes.ts';
 import { documentRoutes, documentSchemas } from './modules/documents/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { auditSchemas } from './modules/audit/schemas.ts';
+import { boardRoutes } from './modules/boards/routes.ts';
+import { boardSchemas } from './modules/boards/schemas.ts';
 import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas.ts';
 import { webhookBacklog } from './modules/webhooks/service.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -76,6 +78,7 @@ const SHARED_SCHEMAS = [
   ...noteSchemas,
   ...activitySchemas,
   ...auditSchemas,
+  ...boardSchemas,
 ];
 
 export async function buildApp(deps: Deps): Promise<AppInstance> {
@@ -165,6 +168,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(noteRoutes);
   await app.register(activityRoutes);
   await app.register(documentRoutes);
+  await app.register(boardRoutes);
   await app.register(apiKeyRoutes);
 
   await app.register(oauthRoutes, { identity, config: deps.config });

@@ -111,3 +111,31 @@ export function registerRateLimit(
     check.call(app, request, reply, done);
   });
 }
+
+/**
+ * A route's own limit per client address (the job board's applications: no key to count by), on
+ * top of any other: `perWindow` requests per `windowMs` under the counter name `name`. Over it:
+ * 429 TOO_MANY_REQUESTS in the envelope, with Retry-After. Used as the route's onRequest hook.
+ */
+export function perAddressLimit(options: {
+  store: RateLimitStore;
+  clock: Clock;
+  name: string;
+  perWindow: number;
+  windowMs: number;
+  /** What is counted, for the message: "applications" (default "requests"). */
+  what?: string;
+}): onRequestHookHandler {
+  const { store, clock, name, perWindow, windowMs, what = 'requests' } = options;
+  return (request, reply, done) => {
+    withWindow(
+      store.hit(`${name}:${request.ip}`, windowMs, clock.now().getTime()),
+      (window) => {
+        if (window.count <= perWindow) return done();
+        reply.header('Retry-After', String(Math.ceil(window.resetMs / 1000)));
+        done(new DomainError('TOO_MANY_REQUESTS', `Too many ${what} from this address; try again in ${Math.ceil(window.resetMs / 1000)} seconds`));
+      },
+      done,
+    );
+  };
+}

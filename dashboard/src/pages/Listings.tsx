@@ -6,6 +6,7 @@ import { ConfirmDialog, Notice, ResourceTable, useAction } from '../components';
 import { LISTING_STATUS_LABELS, options, plural, POSITION_TYPE_LABELS, WORK_PLACE_LABELS } from '../labels';
 import { ErrorMessage, formatDate, Page, PageHeader, timeAgo, useIsAdmin } from '../ui';
 import { ListingEditor } from './ListingEditor';
+import { CareersLink, useCareersSlug } from './CareersSettings';
 
 type Item = Schemas['JobListingListItem'];
 type Status = Item['status'];
@@ -27,6 +28,7 @@ type Move = 'publish' | 'close' | 'archive';
 
 export function ListingsPage() {
   const isAdmin = useIsAdmin();
+  const careersSlug = useCareersSlug();
   const [tab, setTab] = useState<string | null>('all');
   const [status, setStatus] = useState<string | null>(null);
   const [search, setSearch] = useState('');
@@ -162,7 +164,15 @@ export function ListingsPage() {
         countLabel={(total) => (q ? `${plural(total, 'listing')} ${total === 1 ? 'matches' : 'match'} “${q}”` : plural(total, 'listing'))}
         columns={[
           { header: 'Position', cell: (item) => item.position.value },
-          { header: 'Status', cell: (item) => <StatusBadge status={item.status} /> },
+          {
+            header: 'Status',
+            cell: (item) => (
+              <>
+                <StatusBadge status={item.status} />
+                <CareersLink slug={careersSlug} id={item.id} status={item.status} />
+              </>
+            ),
+          },
           { header: 'Type', cell: (item) => `${POSITION_TYPE_LABELS[item.positionType]} · ${WORK_PLACE_LABELS[item.workPlaceType].toLowerCase()}` },
           { header: 'Created', cell: (item) => timeAgo(item.createdAt), title: (item) => formatDate(item.createdAt) },
           { header: 'Actions', cell: actions },

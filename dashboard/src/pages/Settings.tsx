@@ -4,6 +4,7 @@ import { api, call, useLoad, type Schemas } from '../api';
 import { ConfirmDialog, FormActions, Notice, ResourceTable, useAction } from '../components';
 import { languageOptions } from '../labels';
 import { ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin, useSession } from '../ui';
+import { CareersSettings } from './CareersSettings';
 
 
 function CompanyForm({ company, onSaved }: { company: Schemas['CompanySettings']; onSaved: () => void }) {
@@ -207,6 +208,7 @@ export function SettingsPage() {
       <LoadState state={company} label="Loading settings">
         {(data) => <CompanyForm company={data} onSaved={company.reload} />}
       </LoadState>
+      <CareersSettings />
       <Members />
     </Page>
   );
