@@ -56,7 +56,8 @@ export const SOURCE_LABELS: Record<Source, string> = {
   REFERRAL: 'Referral',
   AGENCY: 'Agency',
   JOB_BOARD: 'Job board',
-  CAREER_SITE: 'Careers page',
+  CAREER_SITE: 'Own careers site',
+  CAREERS_PAGE: 'Careers page',
   IMPORTED: 'Imported',
 };
 

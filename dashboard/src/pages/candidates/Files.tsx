@@ -150,7 +150,7 @@ export function Files({ candidateId, onChanged }: { candidateId: string; onChang
                           {kindLabel(file.kind)}: {file.fileName}
                         </Text>
                         <Text size="xs" c="dimmed">
-                          {fileSize(file.size)} · added by {actorName({ ...file.uploadedBy, id: file.uploadedBy.id ?? '' })} · {formatDate(file.createdAt)}
+                          {fileSize(file.size)} · added by {file.uploadedBy.type === 'CANDIDATE' ? 'the candidate, applying' : actorName({ ...file.uploadedBy, type: file.uploadedBy.type, id: file.uploadedBy.id ?? '' })} · {formatDate(file.createdAt)}
                         </Text>
                       </div>
                       <Button size="xs" variant="light" aria-label={`Open ${file.fileName}`} onClick={() => void openFile(candidateId, file).catch(setError)}>
