@@ -1,0 +1,214 @@
+// The careers pages' own words (headings, labels, messages) in English and German, and the choice
+// of the page language. Pure. A listing's own texts come translated from the boards service; these
+// are only the words around them.
+import { lookupCandidates, normalizeLanguageTag } from '../../shared/language-tags.ts';
+
+export const UI_LANGUAGES = ['en', 'de'] as const;
+export type UiLanguage = (typeof UI_LANGUAGES)[number];
+
+const EN = {
+  jobsAt: 'Jobs at {company}',
+  openPositions: 'Open positions',
+  search: 'Search',
+  searchLabel: 'Search jobs',
+  filters: 'Filters',
+  workPlace: 'Work place',
+  positionType: 'Position type',
+  country: 'Country',
+  any: 'Any',
+  apply: 'Apply',
+  applyFilters: 'Show jobs',
+  clearFilters: 'Clear filters',
+  noJobs: 'No open positions match your search.',
+  jobCount: '{count} open positions',
+  jobCountOne: '1 open position',
+  previous: 'Previous page',
+  next: 'Next page',
+  pagination: 'Pages',
+  backToJobs: 'All jobs',
+  aboutRole: 'About the role',
+  requirements: 'Requirements',
+  personalQualities: 'Personal qualities',
+  skills: 'Skills',
+  benefits: 'Benefits',
+  salary: 'Salary',
+  location: 'Location',
+  posted: 'Posted',
+  applyBy: 'Apply by',
+  applyFor: 'Apply for this job',
+  firstName: 'First name',
+  lastName: 'Last name',
+  email: 'E-mail',
+  phone: 'Phone (optional)',
+  resume: 'Résumé (PDF, DOCX, at most 10 MB)',
+  coverLetter: 'Cover letter (optional)',
+  links: 'Links (optional, one per line: LinkedIn, portfolio...)',
+  consent: 'I agree that {company} processes my data to consider my application, as its privacy policy says.',
+  privacyPolicy: 'Privacy policy',
+  submit: 'Send application',
+  required: 'required',
+  honeypot: 'Leave this field empty',
+  thanksTitle: 'Thank you for applying',
+  thanks: 'Your application for “{job}” has reached {company}. They will be in touch by e-mail.',
+  errorsTitle: 'Please check the form',
+  errBadFile: 'The résumé must be a PDF, DOCX or text file of at most 10 MB.',
+  errConsent: 'Please agree to the processing of your data.',
+  errDuplicate: 'You have already applied for this job with this e-mail address.',
+  errTooMany: 'Too many applications from your address. Please try again in a little while.',
+  errInvalid: 'Some fields are missing or not valid.',
+  errExpired: 'The form was sent too soon or is too old. Please send it again.',
+  errField: '{field} is missing or not valid.',
+  closedTitle: 'This job is no longer open',
+  closed: 'This position has been filled or closed. Have a look at the other open positions.',
+  notFoundTitle: 'Page not found',
+  notFound: 'There is no such page here.',
+  FULL_TIME: 'Full-time',
+  PART_TIME: 'Part-time',
+  CONTRACT: 'Contract',
+  SELF_EMPLOYED: 'Freelance',
+  INTERNSHIP: 'Internship',
+  REMOTE: 'Remote',
+  ON_SITE: 'On site',
+  HYBRID: 'Hybrid',
+  HOURLY: 'per hour',
+  DAILY: 'per day',
+  WEEKLY: 'per week',
+  MONTHLY: 'per month',
+  YEARLY: 'per year',
+  language: 'Language',
+  poweredBy: 'Careers',
+};
+
+export type MessageKey = keyof typeof EN;
+
+const DE: Record<MessageKey, string> = {
+  jobsAt: 'Jobs bei {company}',
+  openPositions: 'Offene Stellen',
+  search: 'Suchen',
+  searchLabel: 'Stellen durchsuchen',
+  filters: 'Filter',
+  workPlace: 'Arbeitsort',
+  positionType: 'Anstellungsart',
+  country: 'Land',
+  any: 'Alle',
+  apply: 'Bewerben',
+  applyFilters: 'Stellen anzeigen',
+  clearFilters: 'Filter zurücksetzen',
+  noJobs: 'Keine offene Stelle passt zu Ihrer Suche.',
+  jobCount: '{count} offene Stellen',
+  jobCountOne: '1 offene Stelle',
+  previous: 'Vorherige Seite',
+  next: 'Nächste Seite',
+  pagination: 'Seiten',
+  backToJobs: 'Alle Stellen',
+  aboutRole: 'Über die Stelle',
+  requirements: 'Anforderungen',
+  personalQualities: 'Persönliche Eigenschaften',
+  skills: 'Kenntnisse',
+  benefits: 'Wir bieten',
+  salary: 'Gehalt',
+  location: 'Standort',
+  posted: 'Veröffentlicht',
+  applyBy: 'Bewerbung bis',
+  applyFor: 'Jetzt bewerben',
+  firstName: 'Vorname',
+  lastName: 'Nachname',
+  email: 'E-Mail',
+  phone: 'Telefon (optional)',
+  resume: 'Lebenslauf (PDF, DOCX, höchstens 10 MB)',
+  coverLetter: 'Anschreiben (optional)',
+  links: 'Links (optional, einer pro Zeile: LinkedIn, Portfolio …)',
+  consent: 'Ich bin einverstanden, dass {company} meine Daten zur Prüfung meiner Bewerbung verarbeitet, wie in der Datenschutzerklärung beschrieben.',
+  privacyPolicy: 'Datenschutzerklärung',
+  submit: 'Bewerbung absenden',
+  required: 'Pflichtfeld',
+  honeypot: 'Dieses Feld bitte leer lassen',
+  thanksTitle: 'Vielen Dank für Ihre Bewerbung',
+  thanks: 'Ihre Bewerbung für „{job}“ ist bei {company} eingegangen. Sie hören per E-Mail von uns.',
+  errorsTitle: 'Bitte prüfen Sie das Formular',
+  errBadFile: 'Der Lebenslauf muss eine PDF-, DOCX- oder Textdatei von höchstens 10 MB sein.',
+  errConsent: 'Bitte stimmen Sie der Verarbeitung Ihrer Daten zu.',
+  errDuplicate: 'Sie haben sich mit dieser E-Mail-Adresse bereits auf diese Stelle beworben.',
+  errTooMany: 'Zu viele Bewerbungen von Ihrer Adresse. Bitte versuchen Sie es gleich noch einmal.',
+  errInvalid: 'Einige Felder fehlen oder sind ungültig.',
+  errExpired: 'Das Formular wurde zu schnell abgeschickt oder ist zu alt. Bitte senden Sie es erneut.',
+  errField: '{field} fehlt oder ist ungültig.',
+  closedTitle: 'Diese Stelle ist nicht mehr offen',
+  closed: 'Diese Stelle ist besetzt oder geschlossen. Sehen Sie sich die anderen offenen Stellen an.',
+  notFoundTitle: 'Seite nicht gefunden',
+  notFound: 'Diese Seite gibt es hier nicht.',
+  FULL_TIME: 'Vollzeit',
+  PART_TIME: 'Teilzeit',
+  CONTRACT: 'Befristet / Vertrag',
+  SELF_EMPLOYED: 'Freiberuflich',
+  INTERNSHIP: 'Praktikum',
+  REMOTE: 'Remote',
+  ON_SITE: 'Vor Ort',
+  HYBRID: 'Hybrid',
+  HOURLY: 'pro Stunde',
+  DAILY: 'pro Tag',
+  WEEKLY: 'pro Woche',
+  MONTHLY: 'pro Monat',
+  YEARLY: 'pro Jahr',
+  language: 'Sprache',
+  poweredBy: 'Karriere',
+};
+
+const CATALOGUES: Record<UiLanguage, Record<MessageKey, string>> = { en: EN, de: DE };
+
+export type Translate = (key: MessageKey, values?: Record<string, string | number>) => string;
+
+/** The message function of one language; `{name}` placeholders take the values given. */
+export function translator(language: UiLanguage): Translate {
+  const catalogue = CATALOGUES[language];
+  return (key, values) => {
+    const text = catalogue[key] ?? EN[key];
+    return values ? text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole)) : text;
+  };
+}
+
+/** Whether a message key exists (enum values from the listing are looked up by name). */
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(EN, key);
+}
+
+/**
+ * The language of a page: `?lang=` first, then Accept-Language; each tried against the languages
+ * the company has listings in (`preferred`, so a German company's pages open in German for a
+ * browser that says "fr, de"), then against the page words we have. The chosen tag may be one
+ * without page words (fr): the listing is shown in it, the words around it in English.
+ */
+export function chooseLanguage(options: { lang?: string; acceptLanguage?: string; preferred?: readonly string[] }): {
+  content: string;
+  ui: UiLanguage;
+} {
+  const preferred = new Set((options.preferred ?? []).map((tag) => tag.toLowerCase()));
+  let content = options.lang ? normalizeLanguageTag(options.lang) : undefined;
+  if (!content) {
+    const candidates = lookupCandidates(options.acceptLanguage).filter((tag) => tag !== '*');
+    content =
+      candidates.find((tag) => preferred.has(tag.toLowerCase())) ??
+      candidates.find((tag) => (UI_LANGUAGES as readonly string[]).includes(tag.toLowerCase().split('-')[0])) ??
+      options.preferred?.[0] ??
+      'en';
+  }
+  const primary = content.toLowerCase().split('-')[0];
+  const ui = (UI_LANGUAGES as readonly string[]).includes(primary) ? (primary as UiLanguage) : 'en';
+  return { content, ui };
+}
+
+/** A date as the page shows it (27 November 2026 / 27. November 2026), in UTC. */
+export function formatDate(iso: string, language: UiLanguage): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleDateString(language === 'de' ? 'de-DE' : 'en-GB', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+}
+
+/** An amount of money in the page's language (€ 50.000 / €50,000). */
+export function formatMoney(amount: number, currency: string, language: UiLanguage): string {
+  try {
+    return new Intl.NumberFormat(language === 'de' ? 'de-DE' : 'en-GB', { style: 'currency', currency, maximumFractionDigits: 0 }).format(amount);
+  } catch {
+    return `${amount} ${currency}`;
+  }
+}
