@@ -9,7 +9,6 @@ export const board: CareersBoard = {
   logoUrl: '/boards/acme/logo',
   accentColor: '#ffcc00',
   privacyPolicyUrl: 'https://acme.example/privacy',
-  languages: ['de', 'en'],
 };
 
 export const urls = careersUrls('https://jobs.example.com/');

@@ -123,8 +123,8 @@ export interface ListFilters {
 export interface ListPage {
   jobs: CareersJobSummary[];
   filters: ListFilters;
-  /** Countries to offer in the filter (ISO codes). */
-  countries: string[];
+  /** Countries to offer in the filter: [ISO code, name in the page language], in display order. */
+  countries: Array<[string, string]>;
   total?: number;
   /** Query strings (without '?') of the neighbour pages, if any. */
   nextQuery?: string;
@@ -138,7 +138,7 @@ function select(name: string, labelText: string, options: Array<[string, string]
   return `<div><label for="f-${name}">${escapeHtml(labelText)}</label><select id="f-${name}" name="${name}">${items}</select></div>`;
 }
 
-function countryName(code: string, ui: UiLanguage): string {
+export function countryName(code: string, ui: UiLanguage): string {
   try {
     return new Intl.DisplayNames([ui], { type: 'region' }).of(code) ?? code;
   } catch {
@@ -156,7 +156,7 @@ export function listPage(ctx: PageContext, page: ListPage): string {
 <div><label for="f-q">${escapeHtml(t('searchLabel'))}</label><input id="f-q" type="search" name="q" value="${escapeHtml(f.q ?? '')}" maxlength="200"></div>
 ${select('workPlaceType', t('workPlace'), WORK_PLACE_TYPES.map((v) => [v, t(v)]), f.workPlaceType, t('any'))}
 ${select('positionType', t('positionType'), POSITION_TYPES.map((v) => [v, t(v)]), f.positionType, t('any'))}
-${select('country', t('country'), page.countries.map((code) => [code, countryName(code, ui)]), f.country, t('any'))}
+${select('country', t('country'), page.countries, f.country, t('any'))}
 <div class="actions"><input type="hidden" name="lang" value="${escapeHtml(ui)}"><button type="submit">${escapeHtml(t('applyFilters'))}</button></div>
 </form>`;
   const filtered = Boolean(f.q || f.workPlaceType || f.positionType || f.country);
@@ -213,6 +213,8 @@ export interface ApplyForm {
   hidden: Record<string, string>;
   /** The honeypot field's name (left empty by people; hidden from them and from screen readers). */
   honeypotName: string;
+  /** The consent checkbox's name. */
+  consentName: string;
 }
 
 function fieldBlock(
@@ -254,17 +256,18 @@ export function applyFormHtml(ctx: PageContext, job: CareersJob, form: ApplyForm
 <h2 id="apply-title">${escapeHtml(t('applyFor'))}</h2>
 ${summary}
 ${hidden}
+<p class="hint">${escapeHtml(t('requiredNote'))}</p>
 <div class="row">${text('firstName', t('firstName'), 'text', v.firstName, ' required maxlength="100" autocomplete="given-name"')}${text('lastName', t('lastName'), 'text', v.lastName, ' required maxlength="100" autocomplete="family-name"')}</div>
-<div class="row">${text('email', t('email'), 'email', v.email, ' required maxlength="254" autocomplete="email"')}${text('phone', t('phone'), 'tel', v.phone, ' maxlength="40" autocomplete="tel"')}</div>
-${fieldBlock('resume', t('resume'), (attrs) => `<input ${attrs} type="file" required accept=".pdf,.docx,.txt,application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document,text/plain">`, form)}
-${fieldBlock('coverLetter', t('coverLetter'), (attrs) => `<textarea ${attrs} maxlength="10000">${escapeHtml(v.coverLetter ?? '')}</textarea>`, form)}
+<div class="row">${text('email', t('email'), 'email', v.email, ' required maxlength="254" autocomplete="email"')}${text('phone', t('phone'), 'tel', v.phone, ' maxlength="50" autocomplete="tel"')}</div>
+${fieldBlock('coverLetter', t('coverLetter'), (attrs) => `<textarea ${attrs} maxlength="20000">${escapeHtml(v.coverLetter ?? '')}</textarea>`, form)}
 ${fieldBlock('links', t('links'), (attrs) => `<textarea ${attrs} maxlength="2000" rows="3">${escapeHtml(v.links ?? '')}</textarea>`, form)}
 <div class="trap" aria-hidden="true"><label for="a-trap">${escapeHtml(t('honeypot'))}</label><input id="a-trap" type="text" name="${escapeHtml(form.honeypotName)}" value="" tabindex="-1" autocomplete="off"></div>
-<div class="field"><div class="consent"><input id="a-consent" type="checkbox" name="consent" value="true" required${v.consent ? ' checked' : ''}${
+<div class="field"><div class="consent"><input id="a-consent" type="checkbox" name="${escapeHtml(form.consentName)}" value="true" required${v.consent ? ' checked' : ''}${
     consentError ? ' aria-invalid="true" aria-describedby="e-consent"' : ''
   }><label for="a-consent">${escapeHtml(t('consent', { company: board.name }))}</label></div>${policy ? `<p class="hint">${policy}</p>` : ''}${
     consentError ? `<p class="error" id="e-consent">${escapeHtml(consentError)}</p>` : ''
   }</div>
+${fieldBlock('resume', t('resume'), (attrs) => `<input ${attrs} type="file" required accept=".pdf,.docx,.txt,application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document,text/plain">`, form)}
 <button type="submit">${escapeHtml(t('submit'))}</button>
 </form>`;
 }
@@ -320,11 +323,11 @@ ${applyFormHtml(ctx, job, form)}`;
   });
 }
 
-export function confirmationPage(ctx: PageContext, job: CareersJobSummary): string {
+export function confirmationPage(ctx: PageContext, jobTitle: string): string {
   const { t, board } = ctx;
   const title = t('thanksTitle');
   const body = `<div class="notice" role="status"><h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(t('thanks', { job: job.title, company: board.name }))}</p>
+<p>${escapeHtml(t('thanks', { job: jobTitle, company: board.name }))}</p>
 <p><a href="/careers/${encodeURIComponent(board.slug)}?lang=${encodeURIComponent(ctx.ui)}">${escapeHtml(t('backToJobs'))}</a></p></div>`;
   return layout(ctx, title, body, { noindex: true });
 }

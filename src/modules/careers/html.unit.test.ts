@@ -9,11 +9,11 @@ function context(ui: 'en' | 'de' = 'en'): PageContext {
   return { board, t: translator(ui), ui, contentLanguage: ui, urls, accentCss: accentRule(board.accentColor), path: '/careers/acme' };
 }
 
-const emptyForm: ApplyForm = { values: {}, formErrors: [], fieldErrors: {}, hidden: { formStartedAt: 'token<>' }, honeypotName: 'website' };
+const emptyForm: ApplyForm = { values: {}, formErrors: [], fieldErrors: {}, hidden: { formToken: 'token<>' }, honeypotName: 'website', consentName: 'privacyConsent' };
 
 describe('listPage', () => {
   it('shows the jobs with links, the filters chosen, the canonical link and the feeds', () => {
-    const html = listPage(context(), { jobs: [job()], filters: { workPlaceType: 'ON_SITE' }, countries: ['DE', 'AT'], total: 1 });
+    const html = listPage(context(), { jobs: [job()], filters: { workPlaceType: 'ON_SITE' }, countries: [['AT', 'Austria'], ['DE', 'Germany']], total: 1 });
     expect(html).toContain('<h1>Jobs at Acme &amp; Söhne</h1>');
     expect(html).toContain(`href="/careers/acme/jobs/${job().id}?lang=en"`);
     expect(html).toContain('<option value="ON_SITE" selected>');
@@ -57,7 +57,7 @@ describe('jobPage', () => {
     expect(html).toContain('<li>You have already applied</li>');
     expect(html).toContain('aria-invalid="true" aria-describedby="e-consent"');
     expect(html).toContain('href="https://acme.example/privacy"');
-    expect(html).toContain('name="formStartedAt" value="token&lt;&gt;"');
+    expect(html).toContain('name="formToken" value="token&lt;&gt;"');
     expect(html).toContain('enctype="multipart/form-data"');
   });
 });

@@ -47,6 +47,7 @@ const EN = {
   privacyPolicy: 'Privacy policy',
   submit: 'Send application',
   required: 'required',
+  requiredNote: 'All fields are required unless marked optional.',
   honeypot: 'Leave this field empty',
   thanksTitle: 'Thank you for applying',
   thanks: 'Your application for “{job}” has reached {company}. They will be in touch by e-mail.',
@@ -122,6 +123,7 @@ const DE: Record<MessageKey, string> = {
   privacyPolicy: 'Datenschutzerklärung',
   submit: 'Bewerbung absenden',
   required: 'Pflichtfeld',
+  requiredNote: 'Alle Felder sind Pflichtfelder, sofern nicht als optional gekennzeichnet.',
   honeypot: 'Dieses Feld bitte leer lassen',
   thanksTitle: 'Vielen Dank für Ihre Bewerbung',
   thanks: 'Ihre Bewerbung für „{job}“ ist bei {company} eingegangen. Sie hören per E-Mail von uns.',
@@ -173,28 +175,22 @@ export function isMessageKey(key: string): key is MessageKey {
 }
 
 /**
- * The language of a page: `?lang=` first, then Accept-Language; each tried against the languages
- * the company has listings in (`preferred`, so a German company's pages open in German for a
- * browser that says "fr, de"), then against the page words we have. The chosen tag may be one
- * without page words (fr): the listing is shown in it, the words around it in English.
+ * The language of the page's own words: `?lang=`, else the first Accept-Language range we have
+ * words for, else the language the listing's texts came in (the boards service chose it among the
+ * company's languages), else English.
  */
-export function chooseLanguage(options: { lang?: string; acceptLanguage?: string; preferred?: readonly string[] }): {
-  content: string;
-  ui: UiLanguage;
-} {
-  const preferred = new Set((options.preferred ?? []).map((tag) => tag.toLowerCase()));
-  let content = options.lang ? normalizeLanguageTag(options.lang) : undefined;
-  if (!content) {
-    const candidates = lookupCandidates(options.acceptLanguage).filter((tag) => tag !== '*');
-    content =
-      candidates.find((tag) => preferred.has(tag.toLowerCase())) ??
-      candidates.find((tag) => (UI_LANGUAGES as readonly string[]).includes(tag.toLowerCase().split('-')[0])) ??
-      options.preferred?.[0] ??
-      'en';
+export function uiLanguageFor(options: { lang?: string | undefined; acceptLanguage?: string | undefined; content?: string | undefined }): UiLanguage {
+  const known = (tag: string | undefined): UiLanguage | undefined => {
+    const primary = tag?.toLowerCase().split('-')[0];
+    return (UI_LANGUAGES as readonly string[]).includes(primary ?? '') ? (primary as UiLanguage) : undefined;
+  };
+  const fromQuery = options.lang ? normalizeLanguageTag(options.lang) : undefined;
+  if (fromQuery) return known(fromQuery) ?? known(options.content) ?? 'en';
+  for (const tag of lookupCandidates(options.acceptLanguage)) {
+    const found = known(tag);
+    if (found) return found;
   }
-  const primary = content.toLowerCase().split('-')[0];
-  const ui = (UI_LANGUAGES as readonly string[]).includes(primary) ? (primary as UiLanguage) : 'en';
-  return { content, ui };
+  return known(options.content) ?? 'en';
 }
 
 /** A date as the page shows it (27 November 2026 / 27. November 2026), in UTC. */

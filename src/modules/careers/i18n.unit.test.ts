@@ -1,25 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { chooseLanguage, translator } from './i18n.ts';
+import { translator, uiLanguageFor } from './i18n.ts';
 
-describe('chooseLanguage', () => {
+describe('uiLanguageFor', () => {
   it('takes ?lang= first, whatever the header says', () => {
-    expect(chooseLanguage({ lang: 'de', acceptLanguage: 'en', preferred: ['en'] })).toEqual({ content: 'de', ui: 'de' });
-    expect(chooseLanguage({ lang: 'fr', acceptLanguage: 'de' })).toEqual({ content: 'fr', ui: 'en' });
+    expect(uiLanguageFor({ lang: 'de', acceptLanguage: 'en' })).toBe('de');
+    expect(uiLanguageFor({ lang: 'de-AT', acceptLanguage: 'en' })).toBe('de');
   });
 
-  it('ignores a ?lang= that is no language tag', () => {
-    expect(chooseLanguage({ lang: 'english!', acceptLanguage: 'de-CH' })).toEqual({ content: 'de-CH', ui: 'de' });
+  it('for a ?lang= without page words, shows them in the listing language or English', () => {
+    expect(uiLanguageFor({ lang: 'fr', acceptLanguage: 'de', content: 'de' })).toBe('de');
+    expect(uiLanguageFor({ lang: 'fr', acceptLanguage: 'de', content: 'fr' })).toBe('en');
   });
 
-  it('prefers the languages the company has listings in, in the order the browser wants them', () => {
-    expect(chooseLanguage({ acceptLanguage: 'fr, de;q=0.8, en;q=0.5', preferred: ['en', 'de'] })).toEqual({ content: 'de', ui: 'de' });
-    expect(chooseLanguage({ acceptLanguage: 'de-AT, en;q=0.5', preferred: ['de'] })).toEqual({ content: 'de', ui: 'de' });
+  it('else the first Accept-Language range with page words, prefixes included', () => {
+    expect(uiLanguageFor({ acceptLanguage: 'fr, de-CH;q=0.8, en;q=0.5', content: 'en' })).toBe('de');
+    expect(uiLanguageFor({ lang: 'english!', acceptLanguage: 'de-CH' })).toBe('de');
   });
 
-  it('falls back to a language the page words exist in, then to the company first language', () => {
-    expect(chooseLanguage({ acceptLanguage: 'fr, de;q=0.5', preferred: ['it'] })).toEqual({ content: 'de', ui: 'de' });
-    expect(chooseLanguage({ acceptLanguage: 'fr', preferred: ['it'] })).toEqual({ content: 'it', ui: 'en' });
-    expect(chooseLanguage({})).toEqual({ content: 'en', ui: 'en' });
+  it('else the language of the listing texts, else English', () => {
+    expect(uiLanguageFor({ acceptLanguage: 'fr', content: 'de' })).toBe('de');
+    expect(uiLanguageFor({ content: 'it' })).toBe('en');
+    expect(uiLanguageFor({})).toBe('en');
   });
 });
 

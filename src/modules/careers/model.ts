@@ -13,8 +13,6 @@ export interface CareersBoard {
   /** #rrggbb */
   accentColor?: string;
   privacyPolicyUrl?: string;
-  /** The languages the company has listings in (page language preferred among them). */
-  languages: string[];
 }
 
 export interface CareersAddress {
@@ -78,3 +76,4 @@ export function careersUrls(base: string): CareersUrls {
     job: (slug, id) => `${root}/careers/${encodeURIComponent(slug)}/jobs/${encodeURIComponent(id)}`,
   };
 }
+
