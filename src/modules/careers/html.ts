@@ -267,7 +267,7 @@ ${fieldBlock('links', t('links'), (attrs) => `<textarea ${attrs} maxlength="2000
   }><label for="a-consent">${escapeHtml(t('consent', { company: board.name }))}</label></div>${policy ? `<p class="hint">${policy}</p>` : ''}${
     consentError ? `<p class="error" id="e-consent">${escapeHtml(consentError)}</p>` : ''
   }</div>
-${fieldBlock('resume', t('resume'), (attrs) => `<input ${attrs} type="file" required accept=".pdf,.docx,.txt,application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document,text/plain">`, form)}
+${fieldBlock('resume', t('resume'), (attrs) => `<input ${attrs} type="file" required accept=".pdf,.doc,.docx,.odt,.rtf,.txt">`, form)}
 <button type="submit">${escapeHtml(t('submit'))}</button>
 </form>`;
 }

@@ -30,8 +30,8 @@ input[type=file]{padding:7px}
 .button,button{display:inline-block;font:inherit;font-weight:600;padding:10px 18px;border-radius:8px;border:2px solid var(--accent);background:var(--accent);color:var(--on-accent);cursor:pointer;text-decoration:none;min-height:44px}
 .count{color:#424a53;margin:0 0 8px}
 ul.jobs{list-style:none;margin:0;padding:0;display:grid;gap:10px}
-ul.jobs li{background:#fff;border:1px solid #d8dee4;border-radius:10px;padding:14px 16px}
-ul.jobs a{font-weight:650;font-size:1.08rem}
+ul.jobs>li{background:#fff;border:1px solid #d8dee4;border-radius:10px;padding:14px 16px}
+ul.jobs>li>a{font-weight:650;font-size:1.08rem}
 .meta{display:flex;flex-wrap:wrap;gap:6px 16px;color:#424a53;font-size:.92rem;margin:4px 0 0;padding:0;list-style:none}
 nav.pages{display:flex;justify-content:space-between;margin:20px 0}
 article.job{background:#fff;border:1px solid #d8dee4;border-radius:10px;padding:20px 24px}
@@ -40,6 +40,7 @@ dl.facts dt{font-weight:600}
 dl.facts dd{margin:0}
 .text p{margin:0 0 12px;max-width:75ch}
 form.apply{background:#fff;border:1px solid #d8dee4;border-radius:10px;padding:20px 24px;margin-top:24px}
+form.apply>h2:first-child{margin-top:0}
 .field{margin:0 0 16px}
 .row{display:grid;grid-template-columns:1fr 1fr;gap:16px}
 .consent{display:flex;align-items:flex-start}
