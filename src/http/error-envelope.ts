@@ -74,6 +74,7 @@ export const ERROR_RESPONSE_DESCRIPTIONS: Record<number, string> = {
   403: 'The key lacks the required scope (named in details)',
   404: 'The addressed resource does not exist (or belongs to another company)',
   409: 'The request conflicts with the current state of the resource',
+  410: 'The resource is no longer available (a job listing that is no longer open)',
   412: 'If-Match does not match the current ETag of the resource: it changed since it was read',
   413: 'Body larger than 1 MB',
   414: 'A path parameter is too long',

@@ -17,6 +17,7 @@ const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
   405: 'METHOD_NOT_ALLOWED',
   406: 'NOT_ACCEPTABLE',
   409: 'CONFLICT',
+  410: 'GONE',
   412: 'PRECONDITION_FAILED',
   413: 'PAYLOAD_TOO_LARGE',
   414: 'URI_TOO_LONG',
@@ -51,6 +52,8 @@ export const STATUS_BY_ERROR_CODE: Record<ErrorCode, number> = {
   EMAIL_NOT_VERIFIED: 403,
   // If-Match named another version of the resource than the current one.
   PRECONDITION_FAILED: 412,
+  // A public listing that is no longer open (the job board).
+  GONE: 410,
 };
 
 /** The database cannot serve the request now, though it may in a moment: 503 with Retry-After. */

@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'SIGN_IN_EXPIRED',
   'EMAIL_NOT_VERIFIED',
   'PRECONDITION_FAILED',
+  'GONE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -68,5 +69,12 @@ export class UnauthorizedError extends DomainError {
 export class ForbiddenError extends DomainError {
   constructor(message: string, details?: ErrorDetail[]) {
     super('FORBIDDEN', message, details);
+  }
+}
+
+/** The resource was there and is no more (a public listing that closed): 410. */
+export class GoneError extends DomainError {
+  constructor(message: string) {
+    super('GONE', message);
   }
 }

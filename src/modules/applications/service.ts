@@ -11,6 +11,7 @@ import {
   findOrCreateCandidate,
   getCandidate,
   importCandidateRows,
+  type ApplicantInput,
   type CandidateView,
 } from '../candidates/service.ts';
 import { MAX_IMPORT_RESUMES, type ImportCandidatesBody, type ResumeInput } from '../candidates/schemas.ts';
@@ -135,6 +136,74 @@ export async function submitApplication(
     throw error;
   }
   return getApplication(ctx, companyId, id, options);
+}
+
+/** An application a candidate sends themself (the job board's and careers pages' form). */
+export interface CandidateApplicationInput {
+  companyId: string;
+  jobListingId: string;
+  /** CAREERS_PAGE for the job board and careers pages. */
+  source: string;
+  candidate: ApplicantInput;
+  coverLetter?: string | undefined;
+  /** The résumé's bytes, streamed (taken in with the documents module's checks: 413, 415, 422). */
+  resume?: { fileName: string; content: AsyncIterable<Uint8Array> } | undefined;
+}
+
+export interface CandidateApplicationResult {
+  applicationId: string;
+  candidateId: string;
+  /** The stored résumé's id (null without one). */
+  resumeFileId: string | null;
+}
+
+/**
+ * Submits an application the candidate sends themself, as submitApplication does for an
+ * integration (candidate matched by e-mail or created, ACTIVE listing, 409 for a second
+ * application to the same listing, application.created), the résumé uploaded by the candidate
+ * (uploader CANDIDATE). The caller (boards module) has checked the board and its protections.
+ */
+export async function submitCandidateApplication(
+  ctx: ServiceContext,
+  input: CandidateApplicationInput,
+  limits: { maxFileBytes: number },
+): Promise<CandidateApplicationResult> {
+  const { companyId, source } = input;
+  const resume = input.resume
+    ? await stageCandidateFile(
+        ctx,
+        companyId,
+        { kind: 'RESUME', fileName: input.resume.fileName, source: { kind: 'stream', stream: input.resume.content } },
+        { maxBytes: limits.maxFileBytes },
+      )
+    : undefined;
+  const now = ctx.clock.now();
+  try {
+    return await withTransaction(ctx, async (tx) => {
+      await assertListingAcceptsApplications(tx, companyId, input.jobListingId);
+      const { candidate } = await findOrCreateCandidate(tx, companyId, input.candidate, source, now);
+      const entered = await enterPipeline(tx, { companyId, jobListingId: input.jobListingId, source, apiKeyId: null, now }, [
+        { candidateId: candidate.id, coverLetter: input.coverLetter },
+      ]);
+      const { application, created } = entered.get(candidate.id)!;
+      if (!created) {
+        throw new ConflictError('This candidate has already applied to this job listing', [
+          { field: 'existingApplicationId', message: application.id },
+        ]);
+      }
+      const file = resume
+        ? await commitStagedFile(tx, companyId, resume, {
+            candidateId: candidate.id,
+            applicationId: application.id,
+            uploader: { type: 'CANDIDATE', id: null, label: 'Candidate (job board)' },
+          })
+        : undefined;
+      return { applicationId: application.id, candidateId: candidate.id, resumeFileId: file?.id ?? null };
+    });
+  } catch (error) {
+    if (resume) await discardStagedFile(ctx, resume);
+    throw error;
+  }
 }
 
 /** Stores a résumé's bytes (documents module) before the transaction that names it; `at`: its field path. */

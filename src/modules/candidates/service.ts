@@ -144,6 +144,8 @@ export interface ApplicantInput {
   email: string;
   phone?: string | undefined;
   headline?: string | undefined;
+  /** http(s) links the applicant gave (the job board's form); kept only on a new candidate. */
+  links?: string[] | undefined;
 }
 
 /**
@@ -172,7 +174,7 @@ export async function findOrCreateCandidate(
       headline: input.headline ?? null,
       location: null,
       skills: [],
-      links: [],
+      links: input.links ?? [],
       source,
       createdAt: now,
       updatedAt: now,

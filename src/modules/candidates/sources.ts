@@ -9,4 +9,7 @@ export const CANDIDATE_SOURCES = [
   'JOB_BOARD',
   'CAREER_SITE',
   'IMPORTED',
+  // Sent through this service's own job board or careers pages (boards module); CAREER_SITE stays
+  // for integrators who report applications from a careers site of their own.
+  'CAREERS_PAGE',
 ] as const;

@@ -3,7 +3,7 @@ import { queryStatement, sqlState, type Db } from '../../db/client.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
 import { selectList } from '../../db/select-list.ts';
 import type { PagePosition } from '../../shared/pagination.ts';
-import { companies, rejectionReasons } from './tables.ts';
+import { companies, companyBoards, rejectionReasons } from './tables.ts';
 
 export type CompanyRow = typeof companies.$inferSelect;
 
@@ -146,4 +146,42 @@ export async function findMoveReason(
   if (!found) return undefined;
   const { requiresRejectionReason, ...reason } = found;
   return { requiresRejectionReason, reason: reason.id === null ? undefined : (reason as RejectionReasonRow) };
+}
+
+// --- public job board -------------------------------------------------------------------------------
+
+export type CompanyBoardRow = typeof companyBoards.$inferSelect;
+
+export async function findBoardOfCompany(db: Db, companyId: string): Promise<CompanyBoardRow | undefined> {
+  const [row] = await db.select().from(companyBoards).where(eq(companyBoards.companyId, companyId)).limit(1);
+  return row;
+}
+
+/** findEnabledBoard's statement: $1 the slug. */
+const ENABLED_BOARD = `select ${selectList(companyBoards, 'b')}, c.name as "companyName", c.default_language as "defaultLanguage"
+  from company_boards b join companies c on c.id = b.company_id
+  where b.slug = $1 and b.enabled`;
+
+/** The board of this slug with its company's name and default language, only while it is on. */
+export async function findEnabledBoard(
+  db: Db,
+  slug: string,
+): Promise<(CompanyBoardRow & { companyName: string; defaultLanguage: string }) | undefined> {
+  const [row] = await queryStatement<CompanyBoardRow & { companyName: string; defaultLanguage: string }>(db, ENABLED_BOARD, [slug]);
+  return row;
+}
+
+/**
+ * Writes the company's board settings (the row is made on the first write). Throws the unique
+ * violation (23505) of a slug another company has, and the check violation (23514) of a board
+ * turned on without a slug (the service checks first; the constraint holds under concurrency).
+ */
+export async function upsertBoard(db: Db, row: CompanyBoardRow): Promise<CompanyBoardRow> {
+  const { companyId, ...rest } = row;
+  const [written] = await db
+    .insert(companyBoards)
+    .values(row)
+    .onConflictDoUpdate({ target: companyBoards.companyId, set: rest })
+    .returning();
+  return written;
 }

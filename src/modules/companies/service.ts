@@ -1,6 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
-import type { ServiceContext } from '../../shared/context.ts';
+import { createHash, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { fileTypeFromBuffer } from 'file-type';
+import type { FileStore } from '../../adapters/file-store/file-store.ts';
+import { ConflictError, DomainError, NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
+import { withTransaction, type ServiceContext } from '../../shared/context.ts';
 import { normalizeLanguageTag } from '../../shared/language-tags.ts';
 import { sqlState } from '../../db/client.ts';
 import { endPage, startPage, toPage, type Ordering, type Page, type PageRequest } from '../../shared/pagination.ts';
@@ -17,9 +20,24 @@ import {
   listRejectionReasonRows,
   updateCompany,
   updateRejectionReasonRow,
+  findBoardOfCompany,
+  findEnabledBoard,
+  upsertBoard,
+  type CompanyBoardRow,
   type CompanyRow,
   type RejectionReasonRow,
 } from './repo.ts';
+import {
+  cleanIntro,
+  LOGO_FORMATS,
+  LOGO_MAX_BYTES,
+  LOGO_TYPES,
+  normalizeAccentColor,
+  normalizePrivacyPolicyUrl,
+  PRIVACY_URL_MAX,
+  SLUG_MAX,
+  slugProblem,
+} from './board-rules.ts';
 import {
   cleanReasonName,
   DEFAULT_REJECTION_REASONS,
@@ -292,4 +310,229 @@ export async function reasonForMove(
 export async function rejectionReasonsOf(ctx: ServiceContext, companyId: string): Promise<Map<string, RejectionReasonRef>> {
   const rows = await listAllRejectionReasonRows(ctx.db, companyId);
   return new Map(rows.map((row) => [row.id, toReasonRef(row)]));
+}
+
+// --- public job board -------------------------------------------------------------------------------
+// The company's board settings (docs/decisions.md, "Public job board"): written here by an ADMIN
+// (/settings/company/board), read by the boards module (findEnabledBoardBySlug) for the public
+// board API and the careers pages.
+
+/** The board settings as the company's admins see them. */
+export interface BoardSettingsView {
+  slug: string | null;
+  enabled: boolean;
+  publicName: string | null;
+  intro: Record<string, string>;
+  /** Where the logo is served publicly (null: none, or no slug yet). */
+  logoUrl: string | null;
+  accentColor: string | null;
+  privacyPolicyUrl: string | null;
+  showSalary: boolean;
+  updatedAt: string | null;
+}
+
+/** An enabled board, as the boards module reads it. */
+export interface EnabledBoard {
+  companyId: string;
+  slug: string;
+  /** The public name, else the company's name. */
+  name: string;
+  defaultLanguage: string;
+  intro: Record<string, string>;
+  logoUrl: string | null;
+  logoKey: string | null;
+  logoContentType: string | null;
+  accentColor: string | null;
+  privacyPolicyUrl: string | null;
+  showSalary: boolean;
+  updatedAt: Date;
+}
+
+const NO_BOARD = { slug: null, enabled: false, publicName: null, intro: {}, logoUrl: null, accentColor: null, privacyPolicyUrl: null, showSalary: false, updatedAt: null };
+
+/** The logo's public URL; the version (a digest of its key) changes with every new logo, so it caches for long. */
+function logoUrlOf(row: Pick<CompanyBoardRow, 'slug' | 'logoKey'>): string | null {
+  if (!row.slug || !row.logoKey) return null;
+  return `/boards/${row.slug}/logo?v=${createHash('sha256').update(row.logoKey).digest('base64url').slice(0, 12)}`;
+}
+
+function toBoardSettingsView(row: CompanyBoardRow | undefined): BoardSettingsView {
+  if (!row) return { ...NO_BOARD, intro: {} };
+  return {
+    slug: row.slug,
+    enabled: row.enabled,
+    publicName: row.publicName,
+    intro: row.intro,
+    logoUrl: logoUrlOf(row),
+    accentColor: row.accentColor,
+    privacyPolicyUrl: row.privacyPolicyUrl,
+    showSalary: row.showSalary,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function getBoardSettings(ctx: ServiceContext, companyId: string): Promise<BoardSettingsView> {
+  return toBoardSettingsView(await findBoardOfCompany(ctx.db, companyId));
+}
+
+export interface BoardSettingsPatch {
+  slug?: string | null | undefined;
+  enabled?: boolean | undefined;
+  publicName?: string | null | undefined;
+  intro?: Record<string, string> | undefined;
+  accentColor?: string | null | undefined;
+  privacyPolicyUrl?: string | null | undefined;
+  showSalary?: boolean | undefined;
+}
+
+const emptyBoard = (companyId: string, now: Date): CompanyBoardRow => ({
+  companyId,
+  slug: null,
+  enabled: false,
+  publicName: null,
+  intro: {},
+  logoKey: null,
+  logoContentType: null,
+  accentColor: null,
+  privacyPolicyUrl: null,
+  showSalary: false,
+  updatedAt: now,
+});
+
+/**
+ * Changes the board settings (fields not given stay). 422 for a bad slug (format, reserved word),
+ * accent colour, privacy link or intro, and for a board turned on without a slug; 409 for a slug
+ * another company has.
+ */
+export async function updateBoardSettings(ctx: ServiceContext, companyId: string, patch: BoardSettingsPatch): Promise<BoardSettingsView> {
+  const details: ErrorDetail[] = [];
+  const next: Partial<CompanyBoardRow> = {};
+  if (patch.slug !== undefined) {
+    const slug = patch.slug === null ? null : patch.slug.trim();
+    const problem = slug === null ? undefined : slugProblem(slug);
+    if (problem) details.push({ field: 'slug', message: problem });
+    else next.slug = slug;
+  }
+  if (patch.publicName !== undefined) {
+    const name = patch.publicName === null ? null : patch.publicName.trim() || null;
+    if (name !== null && name.length > 200) details.push({ field: 'publicName', message: 'must be at most 200 characters' });
+    else next.publicName = name;
+  }
+  if (patch.intro !== undefined) {
+    const cleaned = cleanIntro(patch.intro);
+    if ('field' in cleaned) details.push({ field: cleaned.field, message: cleaned.message });
+    else next.intro = cleaned.value;
+  }
+  if (patch.accentColor !== undefined) {
+    const color = patch.accentColor === null ? null : normalizeAccentColor(patch.accentColor);
+    if (color === undefined) details.push({ field: 'accentColor', message: 'must be a colour written #rrggbb' });
+    else next.accentColor = color;
+  }
+  if (patch.privacyPolicyUrl !== undefined) {
+    const url = patch.privacyPolicyUrl === null ? null : normalizePrivacyPolicyUrl(patch.privacyPolicyUrl);
+    if (url === undefined) details.push({ field: 'privacyPolicyUrl', message: `must be an https URL of at most ${PRIVACY_URL_MAX} characters` });
+    else next.privacyPolicyUrl = url;
+  }
+  if (patch.enabled !== undefined) next.enabled = patch.enabled;
+  if (patch.showSalary !== undefined) next.showSalary = patch.showSalary;
+  if (details.length > 0) throw new ValidationError(details);
+  const now = ctx.clock.now();
+  return withTransaction(ctx, async (tx) => {
+    if (!(await findCompany(tx.db, companyId))) throw new NotFoundError('Company');
+    const current = (await findBoardOfCompany(tx.db, companyId)) ?? emptyBoard(companyId, now);
+    const row: CompanyBoardRow = { ...current, ...next, updatedAt: now };
+    if (row.enabled && !row.slug) {
+      throw ValidationError.field(patch.enabled ? 'enabled' : 'slug', 'a board can be on only with a slug: set slug first (or in the same request)');
+    }
+    try {
+      return toBoardSettingsView(await upsertBoard(tx.db, row));
+    } catch (error) {
+      if (sqlState(error) === '23505') {
+        throw new ConflictError(`The board address "${row.slug}" is taken`, [{ field: 'slug', message: 'is taken by another company' }]);
+      }
+      throw error;
+    }
+  });
+}
+
+function boardStore(ctx: ServiceContext): FileStore {
+  if (!ctx.fileStore) throw new Error('no file store configured');
+  return ctx.fileStore;
+}
+
+/**
+ * Stores a new logo (PNG, JPEG or WEBP, decided from the bytes with file-type: 415 otherwise, SVG
+ * included; 413 past LOGO_MAX_BYTES; 422 when empty) and removes the previous one.
+ */
+export async function setBoardLogo(ctx: ServiceContext, companyId: string, bytes: AsyncIterable<Uint8Array>): Promise<BoardSettingsView> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of bytes) {
+    size += chunk.byteLength;
+    if (size > LOGO_MAX_BYTES) throw new DomainError('PAYLOAD_TOO_LARGE', `The logo is larger than the limit of ${LOGO_MAX_BYTES} bytes`);
+    chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  }
+  if (size === 0) throw ValidationError.field('logo', 'is empty');
+  const body = Buffer.concat(chunks);
+  const detected = await fileTypeFromBuffer(body);
+  const contentType = detected ? LOGO_TYPES[detected.ext] : undefined;
+  if (!contentType) {
+    throw new DomainError('UNSUPPORTED_MEDIA_TYPE', `The logo's content is not an accepted image (${LOGO_FORMATS}); the type is decided from the bytes`);
+  }
+  const store = boardStore(ctx);
+  const key = `boards/${companyId}/logo-${randomUUID()}`;
+  await store.put(key, Readable.from([body]), { contentType });
+  let previous: string | null = null;
+  let view: BoardSettingsView;
+  try {
+    view = await withTransaction(ctx, async (tx) => {
+      if (!(await findCompany(tx.db, companyId))) throw new NotFoundError('Company');
+      const now = tx.clock.now();
+      const current = (await findBoardOfCompany(tx.db, companyId)) ?? emptyBoard(companyId, now);
+      previous = current.logoKey;
+      return toBoardSettingsView(await upsertBoard(tx.db, { ...current, logoKey: key, logoContentType: contentType, updatedAt: now }));
+    });
+  } catch (error) {
+    await store.delete(key);
+    throw error;
+  }
+  if (previous) await store.delete(previous);
+  return view;
+}
+
+export async function removeBoardLogo(ctx: ServiceContext, companyId: string): Promise<BoardSettingsView> {
+  const current = await findBoardOfCompany(ctx.db, companyId);
+  if (!current?.logoKey) return toBoardSettingsView(current);
+  const view = toBoardSettingsView(await upsertBoard(ctx.db, { ...current, logoKey: null, logoContentType: null, updatedAt: ctx.clock.now() }));
+  await boardStore(ctx).delete(current.logoKey);
+  return view;
+}
+
+/** The enabled board of this slug (the boards module's one read of the settings), or undefined: off or unknown. */
+export async function findEnabledBoardBySlug(ctx: ServiceContext, slug: string): Promise<EnabledBoard | undefined> {
+  if (slug.length > SLUG_MAX) return undefined;
+  const row = await findEnabledBoard(ctx.db, slug);
+  if (!row || !row.slug) return undefined;
+  return {
+    companyId: row.companyId,
+    slug: row.slug,
+    name: row.publicName ?? row.companyName,
+    defaultLanguage: row.defaultLanguage,
+    intro: row.intro,
+    logoUrl: logoUrlOf(row),
+    logoKey: row.logoKey,
+    logoContentType: row.logoContentType,
+    accentColor: row.accentColor,
+    privacyPolicyUrl: row.privacyPolicyUrl,
+    showSalary: row.showSalary,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** The logo's bytes of an enabled board, or undefined (none, or the board is off). */
+export async function openBoardLogo(ctx: ServiceContext, slug: string): Promise<{ body: Readable; contentType: string; key: string } | undefined> {
+  const board = await findEnabledBoardBySlug(ctx, slug);
+  if (!board?.logoKey || !board.logoContentType) return undefined;
+  const body = await boardStore(ctx).get(board.logoKey);
+  return body ? { body, contentType: board.logoContentType, key: board.logoKey } : undefined;
 }

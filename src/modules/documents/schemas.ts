@@ -17,9 +17,11 @@ export const CandidateFile = Type.Object(
     contentType: Type.String({ description: `Decided from the bytes, never from the name: ${ACCEPTED_FORMATS}` }),
     uploadedBy: Type.Object(
       {
-        type: Type.Enum(['USER', 'API_KEY']),
+        type: Type.Enum(['USER', 'API_KEY', 'CANDIDATE'], {
+          description: 'USER: a signed-in person; API_KEY: an integration; CANDIDATE: the candidate, applying through the job board or careers pages (id null)',
+        }),
         id: Nullable(Type.String({ format: 'uuid' })),
-        label: Type.String({ description: "The user's name (or e-mail) or the API key's label at the time" }),
+        label: Type.String({ description: "The user's name (or e-mail), the API key's label at the time, or the job board" }),
       },
       { description: 'Who attached it' },
     ),

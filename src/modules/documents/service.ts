@@ -55,7 +55,8 @@ const UNFINISHED_UPLOAD_MS = 60 * 60 * 1000;
 const SWEEP_BATCH = 100;
 
 export interface Uploader {
-  type: 'USER' | 'API_KEY';
+  /** CANDIDATE: the candidate themself, through the job board or careers pages (id null). */
+  type: 'USER' | 'API_KEY' | 'CANDIDATE';
   id: string | null;
   label: string;
 }

@@ -216,7 +216,7 @@ interface PageShape {
  * case-insensitively, as written or in a stored translation of it (docs/decisions.md, "Job
  * listings"). A translation counts only while its original is still the listing's position.
  */
-function positionContains(pattern: Placeholder) {
+function positionContains(pattern: Placeholder | SQL) {
   const t = jobListingTranslations;
   return sql`(${jobListings.position} ILIKE ${pattern} OR EXISTS (
     SELECT 1 FROM ${t} WHERE ${t.jobListingId} = ${jobListings.id} AND ${t.field} = 'position'
@@ -442,4 +442,76 @@ export async function settleMachineTranslation(db: Db, id: string, dueAt: Date, 
     .update(jobListings)
     .set({ machineTranslationDueAt: next })
     .where(and(eq(jobListings.id, id), eq(jobListings.machineTranslationDueAt, dueAt)));
+}
+
+// --- public lists (the job board and careers pages) ----------------------------------------------
+
+export interface PublicListFilter {
+  companyId: string;
+  workPlaceType?: string | undefined;
+  positionType?: string | undefined;
+  country?: string | undefined;
+  sectorId?: string | undefined;
+  /** Only listings whose position contains this text (see positionContains). */
+  q?: string | undefined;
+}
+
+/** What a public list item needs, named by the table's keys. */
+const PUBLIC_SUMMARY_KEYS = [
+  'id',
+  'position',
+  'positionType',
+  'workPlaceType',
+  'sectorId',
+  'addressCity',
+  'addressState',
+  'addressCountry',
+  'language',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
+  'expiresAt',
+] as const;
+export type PublicListingSummaryRow = Pick<JobListingRow, (typeof PUBLIC_SUMMARY_KEYS)[number]>;
+
+/**
+ * A page of the company's ACTIVE listings, newest first, and how many match: what a job board
+ * shows. The partial index of migration 0038 serves it; an unfiltered page's total comes from the
+ * kept counts, a filtered one counts its rows.
+ */
+export async function listActiveListingRows(
+  db: Db,
+  filter: PublicListFilter,
+  position: PagePosition,
+): Promise<{ rows: PublicListingSummaryRow[]; total: number }> {
+  const where = and(
+    eq(jobListings.companyId, filter.companyId),
+    eq(jobListings.status, 'ACTIVE'),
+    filter.workPlaceType === undefined ? undefined : eq(jobListings.workPlaceType, filter.workPlaceType),
+    filter.positionType === undefined ? undefined : eq(jobListings.positionType, filter.positionType),
+    filter.country === undefined ? undefined : eq(jobListings.addressCountry, filter.country),
+    filter.sectorId === undefined ? undefined : eq(jobListings.sectorId, filter.sectorId),
+    filter.q === undefined ? undefined : positionContains(sql`${likePattern(filter.q)}`),
+  )!;
+  const filtered = filter.workPlaceType ?? filter.positionType ?? filter.country ?? filter.sectorId ?? filter.q;
+  const sortKeys = [jobListings.createdAt, jobListings.id];
+  const columns = Object.fromEntries(PUBLIC_SUMMARY_KEYS.map((key) => [key, jobListings[key]])) as {
+    [K in (typeof PUBLIC_SUMMARY_KEYS)[number]]: (typeof jobListings)[K];
+  };
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select(columns)
+      .from(jobListings)
+      .where(and(where, keysetAfter(sortKeys, position)))
+      .orderBy(...keysetOrderBy(sortKeys, position))
+      .limit(position.limit)
+      .offset(position.offset),
+    queryRows<{ total: number }>(
+      db,
+      filtered === undefined
+        ? sql`select ${keptCountQuery(filter.companyId, 'job_listings', { statuses: ['ACTIVE'] })} as total`
+        : sql`select count(*)::int as total from ${jobListings} where ${where}`,
+    ),
+  ]);
+  return { rows, total };
 }

@@ -8,7 +8,7 @@ import { NotFoundError, ValidationError } from '../../shared/errors.ts';
 import { withTransaction, type ServiceContext } from '../../shared/context.ts';
 import type { JobListingStatus } from '../reference-data/enums.ts';
 import { presentJobListing, presentJobListingItems, type LanguageOptions, type PresentedJobListing } from './presenter.ts';
-import { findJobListingAggregate, findJobListingStatus, jobListingExists, listJobListingRows, translationSummary } from './repo.ts';
+import { findJobListingAggregate, findJobListingStatus, jobListingExists, listActiveListingRows, listJobListingRows, translationSummary } from './repo.ts';
 import type { JobListingListItemView, ListingTranslationsView } from './schemas.ts';
 
 export type { JobListingView } from './schemas.ts';
@@ -106,4 +106,76 @@ export async function lockJobListingStatus(
   id: string,
 ): Promise<{ id: string; status: string } | undefined> {
   return withTransaction(ctx, (tx) => findJobListingStatus(tx.db, companyId, id));
+}
+
+/** An ACTIVE listing as a public list (the job board, the careers pages) shows it. */
+export interface ActiveJobListingSummary {
+  id: string;
+  position: { value: string; translated: boolean };
+  positionType: string;
+  workPlaceType: string;
+  sectorId: string | null;
+  /** City, region and country (ISO 3166-1 alpha-2) of its address; null without one. */
+  location: { city: string | null; state: string | null; country: string | null } | null;
+  /** The language of the listing as written (BCP 47). */
+  sourceLanguage: string;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+  expiresAt: string | null;
+}
+
+export interface ListActiveJobListingsInput extends PageRequest {
+  workPlaceType?: string | undefined;
+  positionType?: string | undefined;
+  country?: string | undefined;
+  sectorId?: string | undefined;
+  q?: string | undefined;
+}
+
+/**
+ * The company's ACTIVE listings, newest first (created), paginated like every list (page or
+ * cursor), filtered by work place type, position type, country, sector and a text in the position
+ * (as written or translated); each position in the caller's best language, as listJobListings.
+ */
+export async function listActiveJobListings(
+  ctx: ServiceContext,
+  companyId: string,
+  input: ListActiveJobListingsInput,
+  options: LanguageOptions = {},
+): Promise<{ page: Page<ActiveJobListingSummary>; language: string }> {
+  const filter = {
+    companyId,
+    workPlaceType: input.workPlaceType,
+    positionType: input.positionType,
+    country: input.country?.toUpperCase(),
+    sectorId: input.sectorId,
+    q: positionSearch(input.q),
+  };
+  const position = startPage(ctx.secrets, input, 'active-job-listings', NEWEST_FIRST, filter);
+  const { rows: fetched, total } = await listActiveListingRows(ctx.db, filter, position);
+  const { rows, ...cursors } = endPage(fetched, position, (row) => [row.createdAt, row.id]);
+  const { items, language } = await presentJobListingItems(
+    ctx,
+    companyId,
+    rows.map((row) => ({ ...row, status: 'ACTIVE' })),
+    options,
+  );
+  const summaries = rows.map((row, index): ActiveJobListingSummary => ({
+    id: row.id,
+    position: items[index].position,
+    positionType: row.positionType,
+    workPlaceType: row.workPlaceType,
+    sectorId: row.sectorId,
+    location:
+      row.addressCity === null && row.addressState === null && row.addressCountry === null
+        ? null
+        : { city: row.addressCity, state: row.addressState, country: row.addressCountry },
+    sourceLanguage: row.language,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    publishedAt: row.publishedAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+  }));
+  return { page: toPage(summaries, total, position, cursors), language };
 }
