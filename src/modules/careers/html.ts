@@ -293,7 +293,7 @@ function facts(ctx: PageContext, job: CareersJob): string {
   return `<dl class="facts">${rows.map(([term, value]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`;
 }
 
-export function jobPage(ctx: PageContext, job: CareersJob, form: ApplyForm, jsonLd: string): string {
+export function jobPage(ctx: PageContext, job: CareersJob, form: ApplyForm, jsonLd: string | undefined): string {
   const { t, board } = ctx;
   const boardPath = `/careers/${encodeURIComponent(board.slug)}`;
   const sections: string[] = [`<h2>${escapeHtml(t('aboutRole'))}</h2><div class="text">${paragraphsHtml(job.description)}</div>`];
@@ -317,7 +317,7 @@ ${applyFormHtml(ctx, job, form)}`;
     canonical: ctx.urls.job(board.slug, job.id),
     description,
     ogType: 'article',
-    jsonLd,
+    ...(jsonLd ? { jsonLd } : {}),
     // A page re-shown with errors is no page of its own.
     noindex: form.formErrors.length > 0 || Object.keys(form.fieldErrors).length > 0,
   });

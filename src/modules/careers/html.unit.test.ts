@@ -34,7 +34,7 @@ describe('listPage', () => {
 describe('jobPage', () => {
   it('renders a title with markup as text, and its JSON-LD cannot break out of the script element', () => {
     const evil = job({ title: '</script><script>alert(1)</script>', description: '<img src=x onerror=alert(1)>' });
-    const html = jobPage(context(), evil, emptyForm, jsonForScript(jobPosting(evil, board, urls)));
+    const html = jobPage(context(), evil, emptyForm, jsonForScript(jobPosting(evil, board, urls)!));
     expect(html).not.toContain('<script>alert(1)');
     expect(html).not.toContain('<img src=x');
     expect(html).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');

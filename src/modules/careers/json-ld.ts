@@ -48,7 +48,12 @@ function descriptionHtml(job: CareersJob): string {
   return parts.join('');
 }
 
-export function jobPosting(job: CareersJob, board: CareersBoard, urls: CareersUrls): Record<string, unknown> {
+/**
+ * The JobPosting of a listing, or undefined when the listing says too little for Google to take it
+ * (no address for a job on site, no country for a remote one): no markup rather than markup Google
+ * reports as invalid.
+ */
+export function jobPosting(job: CareersJob, board: CareersBoard, urls: CareersUrls): Record<string, unknown> | undefined {
   const posting: Record<string, unknown> = {
     '@context': 'https://schema.org/',
     '@type': 'JobPosting',
@@ -80,6 +85,7 @@ export function jobPosting(job: CareersJob, board: CareersBoard, urls: CareersUr
   } else if (address) {
     posting.jobLocation = { '@type': 'Place', address };
   }
+  if (!posting.jobLocation && !posting.applicantLocationRequirements) return undefined;
   if (job.salary) {
     const value: Record<string, unknown> = { '@type': 'QuantitativeValue' };
     if (job.salary.max !== undefined && job.salary.max !== job.salary.min) {

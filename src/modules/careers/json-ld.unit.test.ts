@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { board, job, urls } from '../../../test/careers/fixtures.ts';
-import { jobPosting, jsonForScript } from './json-ld.ts';
+import { jobPosting as maybePosting, jsonForScript } from './json-ld.ts';
+import type { CareersJob } from './model.ts';
+
+/** A posting the test expects to be there. */
+function jobPosting(...args: Parameters<typeof maybePosting>): Record<string, unknown> {
+  const posting = maybePosting(...args);
+  expect(posting).toBeDefined();
+  return posting!;
+}
 import { assertGoogleJobPosting } from '../../../test/careers/job-posting-rules.ts';
 
 describe('jobPosting', () => {
@@ -53,6 +61,15 @@ describe('jobPosting', () => {
     const posting = jobPosting(job({ description: '<script>alert(1)</script>', skills: ['<b>'] }), board, urls);
     expect(posting.description).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(posting.description).toContain('<li>&lt;b&gt;</li>');
+  });
+});
+
+describe('a listing without a place', () => {
+  it('gets no markup: neither an address for a job on site nor a country for a remote one', () => {
+    const noPlace: Partial<CareersJob> = { address: undefined };
+    expect(maybePosting(job({ ...noPlace, workPlaceType: 'ON_SITE' }), board, urls)).toBeUndefined();
+    expect(maybePosting(job({ ...noPlace, workPlaceType: 'REMOTE' }), board, urls)).toBeUndefined();
+    expect(maybePosting(job({ workPlaceType: 'REMOTE', address: { country: 'DE' } }), board, urls)).toBeDefined();
   });
 });
 
