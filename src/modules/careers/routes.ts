@@ -193,10 +193,12 @@ export async function careersRoutes(app: AppInstance): Promise<void> {
         }
         posted = await readApplyForm(request);
         const result = await submitApplication(ctx, { slug, jobId: id, fields: posted.fields, resume: posted.resume, remoteIp: request.ip }, limits);
-        const board = await findCareersBoard(ctx, slug, asked(request));
+        // The confirmation names the job in the language the candidate read it in.
+        const shown = await getCareersJob(ctx, slug, id, asked(request));
+        const board = shown.state === 'open' ? shown.board : await findCareersBoard(ctx, slug, asked(request));
         if (!board) return notFound(request, reply);
-        const page = pageContext(request, board, asked(request).lang ?? 'en', jobPath(slug, id));
-        return html(reply, 201, confirmationPage(page, result.position), page.accentCss, 'no-store');
+        const page = pageContext(request, board, shown.state === 'open' ? shown.language : (asked(request).lang ?? 'en'), jobPath(slug, id));
+        return html(reply, 201, confirmationPage(page, shown.state === 'open' ? shown.job.title : result.position), page.accentCss, 'no-store');
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         refusal = error;
