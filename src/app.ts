@@ -41,6 +41,8 @@ import { privacyRoutes, privacySchemas } from './modules/privacy/routes.ts';
 import { noteRoutes, noteSchemas } from './modules/notes/routes.ts';
 import { activityRoutes, activitySchemas } from './modules/activity/routes.ts';
 import { documentRoutes, documentSchemas } from './modules/documents/routes.ts';
+import { boardRoutes } from './modules/boards/routes.ts';
+import { boardSchemas } from './modules/boards/schemas.ts';
 import { webhookEventsOpenApi, webhookSchemas } from './modules/webhooks/schemas.ts';
 import { webhookBacklog } from './modules/webhooks/service.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -74,6 +76,7 @@ const SHARED_SCHEMAS = [
   ...companySchemas,
   ...noteSchemas,
   ...activitySchemas,
+  ...boardSchemas,
 ];
 
 export async function buildApp(deps: Deps): Promise<AppInstance> {
@@ -163,6 +166,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(noteRoutes);
   await app.register(activityRoutes);
   await app.register(documentRoutes);
+  await app.register(boardRoutes);
   await app.register(apiKeyRoutes);
 
   await app.register(oauthRoutes, { identity, config: deps.config });

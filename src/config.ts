@@ -76,6 +76,12 @@ export interface Config {
   /** TLS terminated by this server: PEM certificate and key files (both or neither). */
   tls: { certFile: string; keyFile: string } | undefined;
   /** LibreTranslate-compatible machine translation (AI translations of job listings); unset: none. */
+  /** Applications through the job board one client address may send per hour (BOARD_APPLY_PER_HOUR). */
+  boardApplyPerHour: number;
+  /** The least time between showing the apply form and sending it (BOARD_APPLY_MIN_SECONDS). */
+  boardApplyMinSeconds: number;
+  /** The job board's CAPTCHA (CAPTCHA_PROVIDER, CAPTCHA_SECRET, CAPTCHA_SITE_KEY, CAPTCHA_VERIFY_URL); undefined: none. */
+  captcha: { provider: 'turnstile' | 'hcaptcha'; secret: string; siteKey: string; verifyUrl: string | undefined } | undefined;
   translatorUrl: string | undefined;
   translatorApiKey: string | undefined;
   /**
@@ -222,6 +228,18 @@ function translatorSettings(env: Env): Pick<Config, 'translatorUrl' | 'translato
   }
   if (translatorLanguages.length > 0 && !translatorUrl) throw new ConfigError('TRANSLATOR_LANGUAGES is set but TRANSLATOR_URL is not');
   return { translatorUrl, translatorApiKey, translatorLanguages };
+}
+
+function captchaSettings(env: Env): Config['captcha'] {
+  const secret = env.CAPTCHA_SECRET || undefined;
+  const siteKey = env.CAPTCHA_SITE_KEY || undefined;
+  const verifyUrl = url(env, 'CAPTCHA_VERIFY_URL', ['http:', 'https:']);
+  if (!secret) {
+    if (siteKey || verifyUrl) throw new ConfigError('CAPTCHA_SITE_KEY or CAPTCHA_VERIFY_URL is set but CAPTCHA_SECRET is not');
+    return undefined;
+  }
+  if (!siteKey) throw new ConfigError('CAPTCHA_SECRET is set but CAPTCHA_SITE_KEY is not (the form\'s widget needs it)');
+  return { provider: oneOf(env, 'CAPTCHA_PROVIDER', ['turnstile', 'hcaptcha'] as const, 'turnstile'), secret, siteKey, verifyUrl };
 }
 
 function cookieKeys(env: Env): string[] | undefined {
@@ -427,6 +445,9 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined && mode === 'development'),
     tls: tlsFiles(env),
     ...translatorSettings(env),
+    boardApplyPerHour: integer(env, 'BOARD_APPLY_PER_HOUR', 10, 1, 1_000_000),
+    boardApplyMinSeconds: integer(env, 'BOARD_APPLY_MIN_SECONDS', 3, 0, 3600),
+    captcha: captchaSettings(env),
     oidcJwksFile: env.OIDC_JWKS_FILE || undefined,
     cookieKeys: cookieKeys(env),
     devSignIn,

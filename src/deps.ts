@@ -22,6 +22,8 @@ import { buildProvider } from './modules/oauth/provider.ts';
 import type { Identity } from './modules/oauth/service.ts';
 import { socialSignInMethods } from './modules/social/service.ts';
 import { createGuardedDownloader, createWebhookTransport, type WebhookTransport } from './modules/webhooks/transport.ts';
+import { createCaptchaVerifier } from './modules/boards/captcha.ts';
+
 import { systemClock, type Clock } from './shared/clock.ts';
 import { loadEncryptionKeys } from './shared/encryption-keys.ts';
 import type { SecretBox } from './shared/secret-box.ts';
@@ -75,6 +77,9 @@ export function fileStoreFromConfig(config: Pick<Config, 'fileStore'>): FileStor
   return settings.kind === 's3' ? new S3FileStore(settings) : new DirectoryFileStore(settings.dir);
 }
 
+/** A CAPTCHA provider's answer gets this long: a candidate is waiting for the form's answer. */
+const CAPTCHA_TIMEOUT_MS = 5_000;
+
 export async function buildDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
   // Keys first: a missing or malformed key stops the start before the database is touched.
   const secrets = overrides.secrets ?? loadEncryptionKeys(config).box;
@@ -93,6 +98,14 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const idempotencyFence = new IdempotencyFence(clock);
   // Files given as a URL are fetched through the webhooks' address guard (WEBHOOK_ALLOW_LOCAL alike).
   const urlDownloader = createGuardedDownloader({ allowLocal: config.webhookAllowLocal });
+  // The job board's CAPTCHA check: its own guarded transport with a short deadline (a candidate waits on it).
+  const captchaTransport = config.captcha
+    ? createWebhookTransport({ allowLocal: config.webhookAllowLocal, timeoutMs: CAPTCHA_TIMEOUT_MS, userAgent: 'Recruiting-JobBoard/1.0' })
+    : undefined;
+  const captcha =
+    config.captcha && captchaTransport
+      ? createCaptchaVerifier({ ...config.captcha, post: (url, headers, body) => captchaTransport.send(url, headers, body) })
+      : undefined;
   const ctx: ServiceContext = {
     db: database.db,
     clock,
@@ -101,6 +114,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     translatorLanguages: config.translatorLanguages,
     fileStore,
     urlDownloader,
+    captcha,
     notifications: database,
     fence: idempotencyFence,
     apiKeyCache: createApiKeyCache(database),
@@ -132,6 +146,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
       closed = true;
       if (!overrides.webhookTransport) await webhookTransport.close();
       await urlDownloader.close();
+      await captchaTransport?.close();
       if (!overrides.rateLimitStore) await rateLimitStore.close();
       if (!overrides.fileStore) await fileStore.close();
       if (!overrides.metrics) metrics.close();

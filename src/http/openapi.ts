@@ -51,6 +51,7 @@ export const TAGS = [
   { name: 'Analytics', description: 'Hiring funnel and time-to-hire figures of the company.' },
   { name: 'Webhooks', description: 'Subscriptions that receive events as signed HTTP POSTs (Standard Webhooks), their deliveries, retries and redelivery. The events themselves are in the `webhooks` section.' },
   { name: 'Events', description: "The company's events as a feed (cursor, type and since filters), kept at least 30 days, deletions included: how a receiver that was down catches up." },
+  { name: 'Job board', description: "A company's public job board: its open listings and applications to them, with no key (readable from any site, cacheable). A company sets it up under /settings/company/board." },
   { name: 'Company', description: "The company's own settings: name, default language, whether listings need review and whether rejecting needs a reason (a signed-in user's dashboard token only)." },
   { name: 'Listing review', description: "Approve or reject listings waiting for review (UNDER_REVIEW), by a company ADMIN (a signed-in user's dashboard token only)." },
   { name: 'API keys', description: "The company's API keys (a signed-in user's dashboard token only)." },

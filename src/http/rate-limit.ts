@@ -111,3 +111,23 @@ export function registerRateLimit(
     check.call(app, request, reply, done);
   });
 }
+
+/**
+ * A route's own limit per client address (the job board's applications: no key to count by), on
+ * top of any other: `perWindow` requests per `windowMs` under the counter name `name`. Over it:
+ * 429 TOO_MANY_REQUESTS in the envelope, with Retry-After. Used as the route's onRequest hook.
+ */
+export function perAddressLimit(options: { store: RateLimitStore; clock: Clock; name: string; perWindow: number; windowMs: number }): onRequestHookHandler {
+  const { store, clock, name, perWindow, windowMs } = options;
+  return (request, reply, done) => {
+    withWindow(
+      store.hit(`${name}:${request.ip}`, windowMs, clock.now().getTime()),
+      (window) => {
+        if (window.count <= perWindow) return done();
+        reply.header('Retry-After', String(Math.ceil(window.resetMs / 1000)));
+        done(new DomainError('TOO_MANY_REQUESTS', `Too many applications from this address; try again in ${Math.ceil(window.resetMs / 60_000)} minutes`));
+      },
+      done,
+    );
+  };
+}

@@ -6,10 +6,15 @@ import type { AppInstance } from '../../http/app-instance.ts';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/error-envelope.ts';
 import { Paginated } from '../../http/pagination.ts';
-import { CreateRejectionReasonBody, RejectionReasonIdParams, RejectionReasonQuery, UpdateCompanyBody, UpdateRejectionReasonBody } from './schemas.ts';
+import { CreateRejectionReasonBody, RejectionReasonIdParams, RejectionReasonQuery, UpdateBoardBody, UpdateCompanyBody, UpdateRejectionReasonBody } from './schemas.ts';
+import { LOGO_FORMATS, LOGO_MAX_BYTES } from './board-rules.ts';
 import {
   createRejectionReason,
+  getBoardSettings,
   getCompany,
+  removeBoardLogo,
+  setBoardLogo,
+  updateBoardSettings,
   getRejectionReason,
   listRejectionReasons,
   removeRejectionReason,
@@ -50,6 +55,83 @@ export async function companyRoutes(app: AppInstance): Promise<void> {
       },
     },
     async (request) => updateCompanySettings(app.ctx, principalOf(request).companyId, request.body),
+  );
+
+  // The public job board's settings (docs/decisions.md, "Public job board"); the board itself is
+  // the boards module's.
+  const captchaEnabled = Boolean(app.ctx.captcha);
+  const withCaptcha = <T extends object>(view: T) => ({ ...view, captchaEnabled });
+
+  app.get(
+    '/settings/company/board',
+    {
+      config: { auth: anyMember },
+      schema: {
+        operationId: 'getBoardSettings',
+        tags: ['Company'],
+        summary: "Read the company's job board settings",
+        response: { 200: Type.Ref('BoardSettings') },
+      },
+    },
+    async (request) => withCaptcha(await getBoardSettings(app.ctx, principalOf(request).companyId)),
+  );
+
+  app.patch(
+    '/settings/company/board',
+    {
+      config: { auth: adminOnly },
+      schema: {
+        operationId: 'updateBoardSettings',
+        tags: ['Company'],
+        summary: "Change the company's job board settings",
+        description:
+          'Fields left out keep their value; null clears one. The slug: 3 to 50 lower-case letters, digits and single hyphens, not a reserved word (422), not another company\'s (409). The board can be on (`enabled`) only with a slug (422). `accentColor` #rrggbb, `privacyPolicyUrl` https. `intro` replaces every intro text.',
+        body: UpdateBoardBody,
+        response: { 200: Type.Ref('BoardSettings'), ...errorResponses([400, 409, 415, 422]) },
+      },
+    },
+    async (request) => withCaptcha(await updateBoardSettings(app.ctx, principalOf(request).companyId, request.body)),
+  );
+
+  // The image's bytes as the body, passed on as a stream (the service counts them against its limit).
+  app.addContentTypeParser(['image/png', 'image/jpeg', 'image/webp', 'application/octet-stream'], (_request, payload, done) => done(null, payload));
+
+  app.put(
+    '/settings/company/board/logo',
+    {
+      config: { auth: adminOnly },
+      schema: {
+        operationId: 'setBoardLogo',
+        tags: ['Company'],
+        summary: "Upload the job board's logo",
+        description: `The image's bytes as the body (Content-Type image/png, image/jpeg, image/webp or application/octet-stream). Its type is decided from the bytes: ${LOGO_FORMATS} only (SVG is refused: it can carry script), else 415; at most ${LOGO_MAX_BYTES} bytes (413). Replaces the previous logo.`,
+        body: {
+          content: {
+            'image/png': { schema: Type.String({ format: 'binary' }) },
+            'image/jpeg': { schema: Type.String({ format: 'binary' }) },
+            'image/webp': { schema: Type.String({ format: 'binary' }) },
+            'application/octet-stream': { schema: Type.String({ format: 'binary' }) },
+          },
+        },
+        response: { 200: Type.Ref('BoardSettings'), ...errorResponses([413, 415, 422]) },
+      },
+      validatorCompiler: () => () => true,
+    },
+    async (request) => withCaptcha(await setBoardLogo(app.ctx, principalOf(request).companyId, request.body as AsyncIterable<Uint8Array>)),
+  );
+
+  app.delete(
+    '/settings/company/board/logo',
+    {
+      config: { auth: adminOnly },
+      schema: {
+        operationId: 'deleteBoardLogo',
+        tags: ['Company'],
+        summary: "Remove the job board's logo",
+        response: { 200: Type.Ref('BoardSettings') },
+      },
+    },
+    async (request) => withCaptcha(await removeBoardLogo(app.ctx, principalOf(request).companyId)),
   );
 }
 

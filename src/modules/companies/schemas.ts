@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery } from '../../http/pagination.ts';
 import { REASON_NAME_MAX, REJECTION_REASON_KINDS } from './rejection-reasons.ts';
+import { INTRO_MAX, PRIVACY_URL_MAX, SLUG_MAX, SLUG_MIN } from './board-rules.ts';
 
 export const CompanySettings = Type.Object(
   {
@@ -75,4 +76,42 @@ export const UpdateRejectionReasonBody = Type.Object(
 
 export const RejectionReasonIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
-export const companySchemas = [CompanySettings, RejectionReason, RejectionReasonRef];
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
+
+export const BoardSettings = Type.Object(
+  {
+    slug: nullable(Type.String(), 'The board\'s address (/boards/{slug}, /careers/{slug}); null until chosen'),
+    enabled: Type.Boolean({ description: 'Whether the board and careers pages answer (off: 404 there). Can be on only with a slug.' }),
+    publicName: nullable(Type.String(), "The name the board shows; null: the company's name"),
+    intro: Type.Record(Type.String(), Type.String(), { description: 'Intro text by language (BCP 47 tag)' }),
+    logoUrl: nullable(Type.String(), 'Where the logo is served publicly (null: none, or no slug yet)'),
+    accentColor: nullable(Type.String({ pattern: '^#[0-9a-f]{6}$' }), '#rrggbb'),
+    privacyPolicyUrl: nullable(Type.String({ format: 'uri' }), 'https link to the company\'s privacy policy, shown on the apply form'),
+    showSalary: Type.Boolean({ description: 'Whether the board shows the listings\' salaries (off by default)' }),
+    captchaEnabled: Type.Boolean({ description: 'Whether applications must pass a CAPTCHA (the server\'s CAPTCHA_SECRET is set); not a company setting' }),
+    updatedAt: nullable(Type.String({ format: 'date-time' }), 'Last change; null: never set up'),
+  },
+  { $id: 'BoardSettings', description: "The company's public job board and careers pages." },
+);
+
+export const UpdateBoardBody = Type.Object(
+  {
+    slug: Type.Optional(
+      nullable(
+        Type.String({ minLength: 1, maxLength: 100, description: `${SLUG_MIN} to ${SLUG_MAX} lower-case letters, digits and single hyphens; some words are reserved; unique across companies (409)` }),
+      ),
+    ),
+    enabled: Type.Optional(Type.Boolean()),
+    publicName: Type.Optional(nullable(Type.String({ maxLength: 200 }))),
+    intro: Type.Optional(
+      Type.Record(Type.String({ maxLength: 35 }), Type.String({ maxLength: INTRO_MAX }), { description: 'Replaces every intro text: BCP 47 tag -> text (an empty text removes that language)' }),
+    ),
+    accentColor: Type.Optional(nullable(Type.String({ maxLength: 7, description: '#rrggbb' }))),
+    privacyPolicyUrl: Type.Optional(nullable(Type.String({ maxLength: PRIVACY_URL_MAX, description: 'An https URL' }))),
+    showSalary: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const companySchemas = [CompanySettings, RejectionReason, RejectionReasonRef, BoardSettings];
