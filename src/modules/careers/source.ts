@@ -4,6 +4,7 @@ import {
   applyToBoardJob,
   findBoardBySlug,
   getBoardJob,
+  issueApplyFormToken,
   listBoardJobs,
   type ActiveJobListingSummary,
   type BoardJob,
@@ -13,7 +14,6 @@ import type { PositionType, WorkPlaceType } from '../reference-data/enums.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { CareersAddress, CareersBoard, CareersJob, CareersJobSummary } from './model.ts';
-import { issueFormToken } from '../boards/form.ts';
 import type { ApplicationFields } from './apply.ts';
 
 /** One page of the list. */
@@ -196,11 +196,11 @@ export async function getCareersJob(ctx: ServiceContext, slug: string, id: strin
 }
 
 /**
- * The form's start token (the boards service checks it dates from a person's pace). Issued from
- * the boards module's pure form rules: the listing was just read for the page, no second read.
+ * The form's start token (the boards service checks it dates from a person's pace), for a listing
+ * just read for the page: no second read.
  */
 export function startApplication(ctx: ServiceContext, slug: string, id: string): string {
-  return issueFormToken(ctx, slug, id).formToken;
+  return issueApplyFormToken(ctx, slug, id).formToken;
 }
 
 export async function submitApplication(
