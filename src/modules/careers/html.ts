@@ -2,7 +2,7 @@
 // through escapeHtml (or jsonForScript inside JSON-LD); nothing else is ever put in raw. No
 // script: the pages work with JavaScript off. Pure.
 import { escapeHtml } from '../../shared/html-page.ts';
-import { formatDate, formatMoney, isMessageKey, type Translate, type UiLanguage } from './i18n.ts';
+import { isMessageKey, type LocaleFormats, type Translate, type UiLanguage } from './i18n.ts';
 import type { CareersBoard, CareersJob, CareersJobSummary, CareersUrls } from './model.ts';
 import { CAREERS_CSS_PATH } from './style.ts';
 import { POSITION_TYPES, WORK_PLACE_TYPES } from '../reference-data/enums.ts';
@@ -23,6 +23,8 @@ export interface PageContext {
   board: CareersBoard;
   t: Translate;
   ui: UiLanguage;
+  /** Dates, money and country names in the page language. */
+  formats: LocaleFormats;
   /** The language of the content (the listing's texts); html lang. */
   contentLanguage: string;
   urls: CareersUrls;
@@ -136,14 +138,6 @@ function select(name: string, labelText: string, options: Array<[string, string]
     .concat(options.map(([value, text]) => `<option value="${escapeHtml(value)}"${value === chosen ? ' selected' : ''}>${escapeHtml(text)}</option>`))
     .join('');
   return `<div><label for="f-${name}">${escapeHtml(labelText)}</label><select id="f-${name}" name="${name}">${items}</select></div>`;
-}
-
-export function countryName(code: string, ui: UiLanguage): string {
-  try {
-    return new Intl.DisplayNames([ui], { type: 'region' }).of(code) ?? code;
-  } catch {
-    return code;
-  }
 }
 
 export function listPage(ctx: PageContext, page: ListPage): string {
@@ -275,7 +269,7 @@ ${fieldBlock('resume', t('resume'), (attrs) => `<input ${attrs} type="file" requ
 function facts(ctx: PageContext, job: CareersJob): string {
   const { t, ui } = ctx;
   const rows: Array<[string, string]> = [];
-  const where = [job.address?.city, job.address?.state, job.address?.country ? countryName(job.address.country, ui) : undefined]
+  const where = [job.address?.city, job.address?.state, job.address?.country ? ctx.formats.country(job.address.country) : undefined]
     .filter(Boolean)
     .join(', ');
   rows.push([t('location'), [where, t(job.workPlaceType)].filter(Boolean).join(' · ')]);
@@ -283,13 +277,13 @@ function facts(ctx: PageContext, job: CareersJob): string {
   if (job.salary) {
     const amount =
       job.salary.max !== undefined && job.salary.max !== job.salary.min
-        ? `${formatMoney(job.salary.min, job.salary.currency, ui)} – ${formatMoney(job.salary.max, job.salary.currency, ui)}`
-        : formatMoney(job.salary.min, job.salary.currency, ui);
+        ? `${ctx.formats.money(job.salary.min, job.salary.currency)} – ${ctx.formats.money(job.salary.max, job.salary.currency)}`
+        : ctx.formats.money(job.salary.min, job.salary.currency);
     const interval = job.salary.interval ? ` ${label(t, job.salary.interval)}` : '';
     rows.push([t('salary'), `${amount}${interval}`]);
   }
-  rows.push([t('posted'), formatDate(job.publishedAt, ui)]);
-  if (job.validThrough) rows.push([t('applyBy'), formatDate(job.validThrough, ui)]);
+  rows.push([t('posted'), ctx.formats.date(job.publishedAt)]);
+  if (job.validThrough) rows.push([t('applyBy'), ctx.formats.date(job.validThrough)]);
   return `<dl class="facts">${rows.map(([term, value]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`;
 }
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { board, job, urls } from '../../../test/careers/fixtures.ts';
-import { translator } from './i18n.ts';
+import { localeFormats, translator } from './i18n.ts';
 import { jobPage, listPage, paragraphsHtml, type ApplyForm, type PageContext } from './html.ts';
 import { jobPosting, jsonForScript } from './json-ld.ts';
 import { accentRule } from './style.ts';
 
 function context(ui: 'en' | 'de' = 'en'): PageContext {
-  return { board, t: translator(ui), ui, contentLanguage: ui, urls, accentCss: accentRule(board.accentColor), path: '/careers/acme' };
+  return { board, t: translator(ui), ui, formats: localeFormats(ui), contentLanguage: ui, urls, accentCss: accentRule(board.accentColor), path: '/careers/acme' };
 }
 
 const emptyForm: ApplyForm = { values: {}, formErrors: [], fieldErrors: {}, hidden: { formToken: 'token<>' }, honeypotName: 'website', consentName: 'privacyConsent' };

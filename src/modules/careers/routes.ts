@@ -15,7 +15,6 @@ import {
   bareNotFoundPage,
   closedPage,
   confirmationPage,
-  countryName,
   jobPage,
   listPage,
   type ApplyForm,
@@ -23,7 +22,7 @@ import {
   type ListFilters,
   type PageContext,
 } from './html.ts';
-import { translator, uiLanguageFor, UI_LANGUAGES, type UiLanguage } from './i18n.ts';
+import { localeFormats, translator, uiLanguageFor, UI_LANGUAGES, type LocaleFormats, type UiLanguage } from './i18n.ts';
 import { jobPosting, jsonForScript } from './json-ld.ts';
 import { careersUrls, type CareersBoard } from './model.ts';
 import { findCareersBoard, getCareersJob, listCareersJobs, listOpenJobs, startApplication, submitApplication, type LanguageAsked } from './source.ts';
@@ -59,11 +58,12 @@ export async function careersRoutes(app: AppInstance): Promise<void> {
   const urls = careersUrls(config.baseUrl);
   const limits = { maxFileBytes: config.fileMaxBytes, minSecondsToSubmit: config.boardApplyMinSeconds };
   const { rateLimitStore, clock } = app.deps;
-  // The country filter's options in each page language, sorted by name: built once.
+  // Formatters and the country filter's options in each page language (sorted by name): built once.
+  const formats = new Map<UiLanguage, LocaleFormats>(UI_LANGUAGES.map((ui) => [ui, localeFormats(ui)]));
   const countryOptions = new Map<UiLanguage, Array<[string, string]>>(
     UI_LANGUAGES.map((ui) => {
       const collator = new Intl.Collator(ui);
-      const named = COUNTRY_CODES.map((code): [string, string] => [code, countryName(code, ui)]);
+      const named = COUNTRY_CODES.map((code): [string, string] => [code, formats.get(ui)!.country(code)]);
       return [ui, named.sort((a, b) => collator.compare(a[1], b[1]))];
     }),
   );
@@ -99,7 +99,7 @@ export async function careersRoutes(app: AppInstance): Promise<void> {
     const ui = uiLanguageFor({ ...asked(request), content: contentLanguage });
     const kept = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) if (key !== 'lang' && one(value) !== undefined) kept.set(key, one(value)!);
-    return { board, t: translator(ui), ui, contentLanguage, urls, accentCss: accentRule(board.accentColor), path, query: kept };
+    return { board, t: translator(ui), ui, formats: formats.get(ui)!, contentLanguage, urls, accentCss: accentRule(board.accentColor), path, query: kept };
   }
 
   const boardPath = (slug: string) => `/careers/${encodeURIComponent(slug)}`;
