@@ -267,7 +267,7 @@ ${fieldBlock('resume', t('resume'), (attrs) => `<input ${attrs} type="file" requ
 }
 
 function facts(ctx: PageContext, job: CareersJob): string {
-  const { t, ui } = ctx;
+  const { t } = ctx;
   const rows: Array<[string, string]> = [];
   const where = [job.address?.city, job.address?.state, job.address?.country ? ctx.formats.country(job.address.country) : undefined]
     .filter(Boolean)
