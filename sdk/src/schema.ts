@@ -942,6 +942,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/boards/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A company's public job board
+         * @description No key needed. The company's public name, intro text (in `lang`, else the best of Accept-Language, else the company's default language), logo, accent colour and privacy policy link. An unknown slug and a board that is off both answer 404. Readable from any site (CORS); cacheable (Cache-Control, ETag: send If-None-Match for a 304).
+         */
+        get: operations["getBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/boards/{slug}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A board's open listings
+         * @description No key needed. The company's ACTIVE listings only, newest first, paginated like every list (`page` and `size`, or `cursor`). Filters: `workPlaceType`, `positionType`, `country` (of the address), `sectorId`, and `q` (the position contains it, as written or translated). Each position is in the best language for the caller (`lang` or Accept-Language); Content-Language lists the page's languages. Unknown slug or board off: 404. CORS and caching as GET /boards/{slug}.
+         */
+        get: operations["listBoardJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/boards/{slug}/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An open listing of a board
+         * @description No key needed. The full listing in the language asked for (`lang`, else Accept-Language; the same translation rules as GET /public/v1/job-listings/{id}), without the company's internal fields; salary fields are null unless the company shows salaries. A listing that was open and is no more (CLOSED, ARCHIVED): 410. A DRAFT, one under review, another company's listing, an unknown slug or a board that is off: 404. CORS and caching as GET /boards/{slug}.
+         */
+        get: operations["getBoardJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/boards/{slug}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A board's logo
+         * @description The image (PNG, JPEG or WEBP: its type was decided from its bytes when uploaded), with `X-Content-Type-Options: nosniff`. 404 without one.
+         */
+        get: operations["getBoardLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/boards/{slug}/jobs/{id}/application-form": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the apply form of a listing
+         * @description No key needed. A signed token the application must carry as `formToken`: it dates when the form was shown, and an application sent sooner than BOARD_APPLY_MIN_SECONDS (3 by default) after it, or more than a day after, is refused. Also names the honeypot field to send empty. 404 and 410 as GET /boards/{slug}/jobs/{id}.
+         */
+        post: operations["startBoardApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/boards/{slug}/jobs/{id}/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply to an open listing
+         * @description No key needed. `multipart/form-data`: the fields, then the résumé as the last part `resume` (optional; streamed to storage with the checks of candidate files: the type decided from the bytes, else 415; larger than FILE_MAX_BYTES: 413). The candidate is found by e-mail (without letter case) or created, as for POST /public/v1/applications; the application's source is CAREERS_PAGE; `application.created` is sent.
+         *
+         *     `privacyConsent` is required (422 without). Protections, refused with 422 before anything is stored: the honeypot `website` filled in, a `formToken` missing, altered, for another listing, younger than BOARD_APPLY_MIN_SECONDS or older than a day (POST .../application-form), and, when the board asks for one (`captcha` of GET /boards/{slug}), a CAPTCHA answer its provider does not accept. At most BOARD_APPLY_PER_HOUR applications an hour from one address (10 by default): 429 with Retry-After.
+         *
+         *     A second application with the same e-mail to the same listing: 409. 404 and 410 as GET /boards/{slug}/jobs/{id}.
+         */
+        post: operations["applyToBoardJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/settings/api-keys": {
         parameters: {
             query?: never;
@@ -1119,6 +1243,58 @@ export interface paths {
          *     A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted. Only a company ADMIN may call it (403 otherwise).
          */
         patch: operations["updateCompanySettings"];
+        trace?: never;
+    };
+    "/settings/company/board": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the company's job board settings
+         * @description A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted.
+         */
+        get: operations["getBoardSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the company's job board settings
+         * @description Fields left out keep their value; null clears one. The slug: 3 to 50 lower-case letters, digits and single hyphens, not a reserved word (422), not another company's (409). The board can be on (`enabled`) only with a slug (422). `accentColor` #rrggbb, `privacyPolicyUrl` https. `intro` replaces every intro text.
+         *
+         *     A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted. Only a company ADMIN may call it (403 otherwise).
+         */
+        patch: operations["updateBoardSettings"];
+        trace?: never;
+    };
+    "/settings/company/board/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload the job board's logo
+         * @description The image's bytes as the body (Content-Type image/png, image/jpeg, image/webp or application/octet-stream). Its type is decided from the bytes: PNG, JPEG, WEBP only (SVG is refused: it can carry script), else 415; at most 1048576 bytes (413). Replaces the previous logo.
+         *
+         *     A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted. Only a company ADMIN may call it (403 otherwise).
+         */
+        put: operations["setBoardLogo"];
+        post?: never;
+        /**
+         * Remove the job board's logo
+         * @description A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted. Only a company ADMIN may call it (403 otherwise).
+         */
+        delete: operations["deleteBoardLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/settings/job-listings/{id}/approve": {
@@ -1498,7 +1674,7 @@ export interface components {
              * @description Error code: what went wrong, for programs (the message is for people)
              * @enum {string}
              */
-            error: "NOT_FOUND" | "CONFLICT" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "BAD_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "TOO_MANY_REQUESTS" | "WEBHOOK_UNREACHABLE" | "SIGN_IN_EXPIRED" | "EMAIL_NOT_VERIFIED" | "PRECONDITION_FAILED" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "URI_TOO_LONG" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            error: "NOT_FOUND" | "CONFLICT" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "BAD_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "TOO_MANY_REQUESTS" | "WEBHOOK_UNREACHABLE" | "SIGN_IN_EXPIRED" | "EMAIL_NOT_VERIFIED" | "PRECONDITION_FAILED" | "GONE" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "URI_TOO_LONG" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
             /** @description Readable reason */
             message: string;
             /** Format: date-time */
@@ -1817,7 +1993,7 @@ export interface components {
             location: string | null;
             skills: string[];
             links: string[];
-            /** @description How the candidate first reached the company: EXTERNAL, INTERNAL, REFERRAL, AGENCY, JOB_BOARD, CAREER_SITE, IMPORTED */
+            /** @description How the candidate first reached the company: EXTERNAL, INTERNAL, REFERRAL, AGENCY, JOB_BOARD, CAREER_SITE, IMPORTED, CAREERS_PAGE */
             source: string;
             /** Format: date-time */
             createdAt: string;
@@ -1854,7 +2030,7 @@ export interface components {
             location: string | null;
             skills: string[];
             links: string[];
-            /** @description How the candidate first reached the company: EXTERNAL, INTERNAL, REFERRAL, AGENCY, JOB_BOARD, CAREER_SITE, IMPORTED */
+            /** @description How the candidate first reached the company: EXTERNAL, INTERNAL, REFERRAL, AGENCY, JOB_BOARD, CAREER_SITE, IMPORTED, CAREERS_PAGE */
             source: string;
             /** Format: date-time */
             createdAt: string;
@@ -1904,10 +2080,13 @@ export interface components {
             contentType: string;
             /** @description Who attached it */
             uploadedBy: {
-                /** @enum {unknown} */
-                type: "USER" | "API_KEY";
+                /**
+                 * @description USER: a signed-in person; API_KEY: an integration; CANDIDATE: the candidate, applying through the job board or careers pages (id null)
+                 * @enum {unknown}
+                 */
+                type: "USER" | "API_KEY" | "CANDIDATE";
                 id: string | null;
-                /** @description The user's name (or e-mail) or the API key's label at the time */
+                /** @description The user's name (or e-mail), the API key's label at the time, or the job board */
                 label: string;
             };
             /** Format: date-time */
@@ -2031,10 +2210,10 @@ export interface components {
              */
             status: "ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED" | "REJECTED" | "WITHDRAWN";
             /**
-             * @description Where the application came from: EXTERNAL, INTERNAL, REFERRAL, AGENCY, JOB_BOARD, CAREER_SITE, IMPORTED
+             * @description Where the application came from: EXTERNAL, INTERNAL, REFERRAL, AGENCY, JOB_BOARD, CAREER_SITE, IMPORTED, CAREERS_PAGE
              * @enum {unknown}
              */
-            source: "EXTERNAL" | "INTERNAL" | "REFERRAL" | "AGENCY" | "JOB_BOARD" | "CAREER_SITE" | "IMPORTED";
+            source: "EXTERNAL" | "INTERNAL" | "REFERRAL" | "AGENCY" | "JOB_BOARD" | "CAREER_SITE" | "IMPORTED" | "CAREERS_PAGE";
             coverLetter: string | null;
             /** Format: date-time */
             appliedAt: string;
@@ -2062,10 +2241,10 @@ export interface components {
              */
             status: "ACTIVE" | "IN_REVIEW" | "INTERVIEW" | "OFFER" | "HIRED" | "REJECTED" | "WITHDRAWN";
             /**
-             * @description Where the application came from: EXTERNAL, INTERNAL, REFERRAL, AGENCY, JOB_BOARD, CAREER_SITE, IMPORTED
+             * @description Where the application came from: EXTERNAL, INTERNAL, REFERRAL, AGENCY, JOB_BOARD, CAREER_SITE, IMPORTED, CAREERS_PAGE
              * @enum {unknown}
              */
-            source: "EXTERNAL" | "INTERNAL" | "REFERRAL" | "AGENCY" | "JOB_BOARD" | "CAREER_SITE" | "IMPORTED";
+            source: "EXTERNAL" | "INTERNAL" | "REFERRAL" | "AGENCY" | "JOB_BOARD" | "CAREER_SITE" | "IMPORTED" | "CAREERS_PAGE";
             coverLetter: string | null;
             /** Format: date-time */
             appliedAt: string;
@@ -2351,6 +2530,31 @@ export interface components {
              */
             kind: "REJECTION" | "WITHDRAWAL";
         };
+        /** @description The company's public job board and careers pages. */
+        BoardSettings: {
+            /** @description The board's address (/boards/{slug}, /careers/{slug}); null until chosen */
+            slug: string | null;
+            /** @description Whether the board and careers pages answer (off: 404 there). Can be on only with a slug. */
+            enabled: boolean;
+            /** @description The name the board shows; null: the company's name */
+            publicName: string | null;
+            /** @description Intro text by language (BCP 47 tag) */
+            intro: {
+                [key: string]: string;
+            };
+            /** @description Where the logo is served publicly (null: none, or no slug yet) */
+            logoUrl: string | null;
+            /** @description #rrggbb */
+            accentColor: string | null;
+            /** @description https link to the company's privacy policy, shown on the apply form */
+            privacyPolicyUrl: string | null;
+            /** @description Whether the board shows the listings' salaries (off by default) */
+            showSalary: boolean;
+            /** @description Whether applications must pass a CAPTCHA (the server's CAPTCHA_SECRET is set); not a company setting */
+            captchaEnabled: boolean;
+            /** @description Last change; null: never set up */
+            updatedAt: string | null;
+        };
         /**
          * @description Who did it
          * @example {
@@ -2569,6 +2773,304 @@ export interface components {
             file: {
                 [key: string]: unknown;
             };
+        };
+        /** @description A company's public job board: nothing else of the company is shown. */
+        Board: {
+            /** @description The board's address: /boards/{slug} here, /careers/{slug} for the careers pages */
+            slug: string;
+            /** @description The company's public name */
+            name: string;
+            /** @description The intro text in the best language for the caller (`lang`, else Accept-Language, else the company's default language); null when none is written */
+            intro: {
+                /** @description BCP 47 */
+                language: string;
+                text: string;
+            } | null;
+            /** @description Every intro text, by language (BCP 47 tag) */
+            intros: {
+                [key: string]: string;
+            };
+            /** @description The company's default language (BCP 47) */
+            defaultLanguage: string;
+            /** @description Path of the logo on this server (PNG, JPEG or WEBP); null without one */
+            logoUrl: string | null;
+            /** @description The company's colour, #rrggbb */
+            accentColor: string | null;
+            /** @description The company's privacy policy: what applicants agree to */
+            privacyPolicyUrl: string | null;
+            /** @description Whether the listings show their salary */
+            showSalary: boolean;
+            /** @description The CAPTCHA an application must carry as `captchaToken` (the widget's site key); null: none asked */
+            captcha: {
+                /** @enum {unknown} */
+                provider: "turnstile" | "hcaptcha";
+                siteKey: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description Last change to the board settings
+             */
+            updatedAt: string;
+        };
+        /** @description An open (ACTIVE) listing, as a board lists it. */
+        BoardJobSummary: {
+            /** Format: uuid */
+            id: string;
+            position: {
+                /** @description The position in the best language for the caller, else as written */
+                value: string;
+                translated: boolean;
+            };
+            /** @enum {unknown} */
+            positionType: "FULL_TIME" | "PART_TIME" | "CONTRACT" | "SELF_EMPLOYED" | "INTERNSHIP";
+            /** @enum {unknown} */
+            workPlaceType: "REMOTE" | "ON_SITE" | "HYBRID";
+            /** @description Id from GET /public/v1/sectors */
+            sectorId: string | null;
+            /** @description City, region and country of the address; null without one */
+            location: {
+                city: string | null;
+                state: string | null;
+                country: string | null;
+            } | null;
+            /** @description The language the listing was written in (BCP 47) */
+            sourceLanguage: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description When it first became ACTIVE */
+            publishedAt: string | null;
+            /** @description When it closes by itself */
+            expiresAt: string | null;
+        };
+        /**
+         * BoardJob
+         * @description An open listing as its board shows it: the listing's texts in the language asked for, without the company's internal fields (reference number, review notes, tags). The salary fields are null unless the company shows salaries.
+         */
+        BoardJob: {
+            /** Format: uuid */
+            id: string;
+            /** @description Id from GET /public/v1/sectors */
+            sectorId: string | null;
+            /** @description A translatable text: the value in the requested language plus the original it comes from. */
+            position: {
+                /** @description The text in the language of the response (`Content-Language`): its translation when one exists, else the original. */
+                value: string;
+                /** @description The text as originally written, in `sourceLanguage`. */
+                original: string;
+                /** @description BCP 47 tag of the language the text was written in. */
+                sourceLanguage: string;
+                /** @description Whether `value` is a translation (false: `value` is the original). */
+                translated: boolean;
+                /** @description How the translation was made: HUMAN (given through PUT .../translations/{lang}) or AI (made by the configured machine-translation service). null when `translated` is false. */
+                translationType: ("HUMAN" | "AI") | null;
+            };
+            /** @enum {unknown} */
+            positionType: "FULL_TIME" | "PART_TIME" | "CONTRACT" | "SELF_EMPLOYED" | "INTERNSHIP";
+            /** @enum {unknown} */
+            workPlaceType: "REMOTE" | "ON_SITE" | "HYBRID";
+            address: {
+                street: string | null;
+                city: string | null;
+                state: string | null;
+                country: string | null;
+                postalCode: string | null;
+                latitude: number | null;
+                longitude: number | null;
+            } | null;
+            isStartDate: boolean | null;
+            startDate: string | null;
+            jobDescription: {
+                /** @description The text in the language of the response (`Content-Language`): its translation when one exists, else the original. */
+                value: string;
+                /** @description The text as originally written, in `sourceLanguage`. */
+                original: string;
+                /** @description BCP 47 tag of the language the text was written in. */
+                sourceLanguage: string;
+                /** @description Whether `value` is a translation (false: `value` is the original). */
+                translated: boolean;
+                /** @description How the translation was made: HUMAN (given through PUT .../translations/{lang}) or AI (made by the configured machine-translation service). null when `translated` is false. */
+                translationType: ("HUMAN" | "AI") | null;
+            } | null;
+            requirementsSummary: {
+                /** @description The text in the language of the response (`Content-Language`): its translation when one exists, else the original. */
+                value: string;
+                /** @description The text as originally written, in `sourceLanguage`. */
+                original: string;
+                /** @description BCP 47 tag of the language the text was written in. */
+                sourceLanguage: string;
+                /** @description Whether `value` is a translation (false: `value` is the original). */
+                translated: boolean;
+                /** @description How the translation was made: HUMAN (given through PUT .../translations/{lang}) or AI (made by the configured machine-translation service). null when `translated` is false. */
+                translationType: ("HUMAN" | "AI") | null;
+            } | null;
+            personalQualitiesSummary: {
+                /** @description The text in the language of the response (`Content-Language`): its translation when one exists, else the original. */
+                value: string;
+                /** @description The text as originally written, in `sourceLanguage`. */
+                original: string;
+                /** @description BCP 47 tag of the language the text was written in. */
+                sourceLanguage: string;
+                /** @description Whether `value` is a translation (false: `value` is the original). */
+                translated: boolean;
+                /** @description How the translation was made: HUMAN (given through PUT .../translations/{lang}) or AI (made by the configured machine-translation service). null when `translated` is false. */
+                translationType: ("HUMAN" | "AI") | null;
+            } | null;
+            skills: {
+                /** @description A translatable text: the value in the requested language plus the original it comes from. */
+                value: {
+                    /** @description The text in the language of the response (`Content-Language`): its translation when one exists, else the original. */
+                    value: string;
+                    /** @description The text as originally written, in `sourceLanguage`. */
+                    original: string;
+                    /** @description BCP 47 tag of the language the text was written in. */
+                    sourceLanguage: string;
+                    /** @description Whether `value` is a translation (false: `value` is the original). */
+                    translated: boolean;
+                    /** @description How the translation was made: HUMAN (given through PUT .../translations/{lang}) or AI (made by the configured machine-translation service). null when `translated` is false. */
+                    translationType: ("HUMAN" | "AI") | null;
+                };
+                /** @description Kind of skill */
+                type: ("SKILL" | "LANGUAGE" | "DRIVING_LICENSE" | "CERTIFICATION" | "SOFTWARE") | null;
+                /** @description Level of expertise expected */
+                expertType: ("BEGINNER" | "INTERMEDIATE" | "ADVANCED" | "EXPERT") | null;
+                /** @description For a LANGUAGE skill: the CEFR level (or NATIVE) */
+                languageProficiency: ("A1" | "A2" | "B1" | "B2" | "C1" | "C2" | "NATIVE") | null;
+                /** @description For a DRIVING_LICENSE skill: the EU licence category */
+                drivingClass: ("AM" | "A1" | "A2" | "A" | "B1" | "B" | "BE" | "C1" | "C1E" | "C" | "CE" | "D1" | "D1E" | "D" | "DE" | "T") | null;
+            }[];
+            currency: string | null;
+            salaryBase: number | null;
+            isSalaryMax: boolean | null;
+            salaryMax: number | null;
+            salaryType: ("GROSS" | "NET") | null;
+            paymentInterval: ("HOURLY" | "DAILY" | "WEEKLY" | "MONTHLY" | "YEARLY") | null;
+            salaryDescription: {
+                /** @description The text in the language of the response (`Content-Language`): its translation when one exists, else the original. */
+                value: string;
+                /** @description The text as originally written, in `sourceLanguage`. */
+                original: string;
+                /** @description BCP 47 tag of the language the text was written in. */
+                sourceLanguage: string;
+                /** @description Whether `value` is a translation (false: `value` is the original). */
+                translated: boolean;
+                /** @description How the translation was made: HUMAN (given through PUT .../translations/{lang}) or AI (made by the configured machine-translation service). null when `translated` is false. */
+                translationType: ("HUMAN" | "AI") | null;
+            } | null;
+            benefits: {
+                /** @description The text in the language of the response (`Content-Language`): its translation when one exists, else the original. */
+                value: string;
+                /** @description The text as originally written, in `sourceLanguage`. */
+                original: string;
+                /** @description BCP 47 tag of the language the text was written in. */
+                sourceLanguage: string;
+                /** @description Whether `value` is a translation (false: `value` is the original). */
+                translated: boolean;
+                /** @description How the translation was made: HUMAN (given through PUT .../translations/{lang}) or AI (made by the configured machine-translation service). null when `translated` is false. */
+                translationType: ("HUMAN" | "AI") | null;
+            }[];
+            educationLevel: ("NONE" | "PRIMARY" | "SECONDARY" | "VOCATIONAL" | "ASSOCIATE" | "BACHELOR" | "MASTER" | "DOCTORATE") | null;
+            fieldOfStudy: {
+                /** @description The text in the language of the response (`Content-Language`): its translation when one exists, else the original. */
+                value: string;
+                /** @description The text as originally written, in `sourceLanguage`. */
+                original: string;
+                /** @description BCP 47 tag of the language the text was written in. */
+                sourceLanguage: string;
+                /** @description Whether `value` is a translation (false: `value` is the original). */
+                translated: boolean;
+                /** @description How the translation was made: HUMAN (given through PUT .../translations/{lang}) or AI (made by the configured machine-translation service). null when `translated` is false. */
+                translationType: ("HUMAN" | "AI") | null;
+            } | null;
+            yearsOfExperience: number | null;
+            availableForEveryCountry: boolean | null;
+            numberOfPositionsOpened: number | null;
+            jobListingEndDate: string | null;
+            hiringProcessSteps: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                jobListingId: string;
+                /** @description Position of the step in the process, from 1 */
+                stepOrder: number;
+                /** @description A translatable text: the value in the requested language plus the original it comes from. */
+                stepName: {
+                    /** @description The text in the language of the response (`Content-Language`): its translation when one exists, else the original. */
+                    value: string;
+                    /** @description The text as originally written, in `sourceLanguage`. */
+                    original: string;
+                    /** @description BCP 47 tag of the language the text was written in. */
+                    sourceLanguage: string;
+                    /** @description Whether `value` is a translation (false: `value` is the original). */
+                    translated: boolean;
+                    /** @description How the translation was made: HUMAN (given through PUT .../translations/{lang}) or AI (made by the configured machine-translation service). null when `translated` is false. */
+                    translationType: ("HUMAN" | "AI") | null;
+                };
+                description: {
+                    /** @description The text in the language of the response (`Content-Language`): its translation when one exists, else the original. */
+                    value: string;
+                    /** @description The text as originally written, in `sourceLanguage`. */
+                    original: string;
+                    /** @description BCP 47 tag of the language the text was written in. */
+                    sourceLanguage: string;
+                    /** @description Whether `value` is a translation (false: `value` is the original). */
+                    translated: boolean;
+                    /** @description How the translation was made: HUMAN (given through PUT .../translations/{lang}) or AI (made by the configured machine-translation service). null when `translated` is false. */
+                    translationType: ("HUMAN" | "AI") | null;
+                } | null;
+            }[];
+            jobListingRequirements: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                jobListingId: string;
+                requirementText: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description When the listing was created
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last change to the listing (fields, status or translations)
+             */
+            updatedAt: string;
+            publishedAt: string | null;
+            expiresAt: string | null;
+        };
+        /** @description What an apply form must carry. */
+        BoardApplicationForm: {
+            /** @description From POST .../application-form, unchanged: dates when the form was shown */
+            formToken: string;
+            /**
+             * Format: date-time
+             * @description When the form was shown
+             */
+            notBefore: string;
+            /**
+             * Format: date-time
+             * @description An application sent earlier is refused (too fast for a person)
+             */
+            earliestSubmitAt: string;
+            /**
+             * Format: date-time
+             * @description The token is refused after this: ask for a new one
+             */
+            expiresAt: string;
+            /** @description A field the form must carry empty and hide from people (bots fill it in) */
+            honeypotField: string;
+        };
+        /** @description The application was received. */
+        BoardApplicationReceipt: {
+            /**
+             * Format: uuid
+             * @description Quote it when contacting the company
+             */
+            applicationId: string;
+            /** @description The position applied to */
+            position: string;
         };
         /**
          * application.created
@@ -8926,7 +9428,7 @@ export interface operations {
                      * @default EXTERNAL
                      * @enum {unknown}
                      */
-                    source?: "EXTERNAL" | "INTERNAL" | "REFERRAL" | "AGENCY" | "JOB_BOARD" | "CAREER_SITE" | "IMPORTED";
+                    source?: "EXTERNAL" | "INTERNAL" | "REFERRAL" | "AGENCY" | "JOB_BOARD" | "CAREER_SITE" | "IMPORTED" | "CAREERS_PAGE";
                     coverLetter?: string;
                     /** @description The candidate's résumé, stored as their file of kind RESUME (`GET /candidates/{id}/files`) with the checks of `POST /candidates/{id}/files`: the type decided from the bytes (415), FILE_MAX_BYTES (413), bad base64 or a refused URL (422). A refused résumé refuses the whole request. */
                     resume?: {
@@ -19187,6 +19689,1391 @@ export interface operations {
             };
         };
     };
+    getBoard: {
+        parameters: {
+            query?: {
+                /** @description The language wanted (BCP 47); takes the place of Accept-Language */
+                lang?: string;
+            };
+            header?: {
+                /** @description Languages wanted (`lang` takes its place when given) */
+                "accept-language"?: string;
+                /** @description The `ETag` of a copy you keep (or several, comma-separated, or `*`): 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                /** @description The board's slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A company's public job board: nothing else of the company is shown. */
+            200: {
+                headers: {
+                    /** @description `*`: any site may read the board (embedding) */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description public, max-age=60, stale-while-revalidate=300 */
+                    "Cache-Control"?: string;
+                    /** @description Version of this answer (changes whenever its content would) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": "Example text",
+                     *       "name": "Engineering",
+                     *       "intro": {
+                     *         "language": "en",
+                     *         "text": "Example text"
+                     *       },
+                     *       "intros": {},
+                     *       "defaultLanguage": "Example text",
+                     *       "logoUrl": "https://hooks.example.com/recruiting",
+                     *       "accentColor": "#0b5fff",
+                     *       "privacyPolicyUrl": "https://hooks.example.com/recruiting",
+                     *       "showSalary": true,
+                     *       "captcha": {
+                     *         "provider": "turnstile",
+                     *         "siteKey": "Example text"
+                     *       },
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Board"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body, the ETag again */
+            304: {
+                headers: {
+                    /** @description The current version (the one asked about) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listBoardJobs: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page index */
+                page?: number;
+                /** @description Items per page, at most 100 */
+                size?: number;
+                /** @description Keyset pagination: the `nextCursor` of the previous page, passed back unchanged with the same filters. Pages read by cursor never repeat or skip an item when items are added or removed meanwhile. Replaces `page` (sending both is a 422). */
+                cursor?: string;
+                workPlaceType?: "REMOTE" | "ON_SITE" | "HYBRID";
+                positionType?: "FULL_TIME" | "PART_TIME" | "CONTRACT" | "SELF_EMPLOYED" | "INTERNSHIP";
+                /** @description ISO 3166-1 alpha-2 code of the listing's address, e.g. DE */
+                country?: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+                /** @description Id from GET /public/v1/sectors */
+                sectorId?: string;
+                /** @description Only listings whose position contains this text (case-insensitive), as written or translated */
+                q?: string;
+                /** @description The language wanted (BCP 47); takes the place of Accept-Language */
+                lang?: string;
+            };
+            header?: {
+                /** @description Languages wanted (`lang` takes its place when given) */
+                "accept-language"?: string;
+                /** @description The `ETag` of a copy you keep (or several, comma-separated, or `*`): 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                /** @description The board's slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the board's open listings, newest first. */
+            200: {
+                headers: {
+                    /** @description `*`: any site may read the board (embedding) */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description public, max-age=60, stale-while-revalidate=300 */
+                    "Cache-Control"?: string;
+                    /** @description The language(s) of the texts in the answer */
+                    "Content-Language"?: string;
+                    /** @description Version of this answer (changes whenever its content would) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "position": {
+                     *             "value": "Example text",
+                     *             "translated": false
+                     *           },
+                     *           "positionType": "FULL_TIME",
+                     *           "workPlaceType": "REMOTE",
+                     *           "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *           "location": {
+                     *             "city": "Berlin",
+                     *             "state": "Example text",
+                     *             "country": "DE"
+                     *           },
+                     *           "sourceLanguage": "en",
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *           "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *           "expiresAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "nextCursor": "Example text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["BoardJobSummary"][];
+                        pagination: {
+                            page: number;
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            /** @description Pass as `cursor` for the next page; null on the last page */
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body, the ETag again */
+            304: {
+                headers: {
+                    /** @description The current version (the one asked about) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getBoardJob: {
+        parameters: {
+            query?: {
+                /** @description The language wanted (BCP 47); takes the place of Accept-Language */
+                lang?: string;
+            };
+            header?: {
+                /** @description Languages wanted (`lang` takes its place when given) */
+                "accept-language"?: string;
+                /** @description The `ETag` of a copy you keep (or several, comma-separated, or `*`): 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                /** @description The board's slug */
+                slug: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An open listing as its board shows it: the listing's texts in the language asked for, without the company's internal fields (reference number, review notes, tags). The salary fields are null unless the company shows salaries. */
+            200: {
+                headers: {
+                    /** @description `*`: any site may read the board (embedding) */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description public, max-age=60, stale-while-revalidate=300 */
+                    "Cache-Control"?: string;
+                    /** @description The language(s) of the texts in the answer */
+                    "Content-Language"?: string;
+                    /** @description Version of this answer (changes whenever its content would) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "sectorId": "3b5c7d9e-1f2a-4b4c-8d6e-7f8a9b0c1d2e",
+                     *       "position": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "positionType": "FULL_TIME",
+                     *       "workPlaceType": "REMOTE",
+                     *       "address": {
+                     *         "street": "Friedrichstraße 68",
+                     *         "city": "Berlin",
+                     *         "state": "Example text",
+                     *         "country": "DE",
+                     *         "postalCode": "10117",
+                     *         "latitude": 52.5163,
+                     *         "longitude": 13.3889
+                     *       },
+                     *       "isStartDate": true,
+                     *       "startDate": "2026-06-30",
+                     *       "jobDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "requirementsSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "personalQualitiesSummary": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "skills": [
+                     *         {
+                     *           "value": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "type": "SKILL",
+                     *           "expertType": "BEGINNER",
+                     *           "languageProficiency": "A1",
+                     *           "drivingClass": "AM"
+                     *         }
+                     *       ],
+                     *       "currency": "EUR",
+                     *       "salaryBase": 72000,
+                     *       "isSalaryMax": true,
+                     *       "salaryMax": 86000,
+                     *       "salaryType": "GROSS",
+                     *       "paymentInterval": "HOURLY",
+                     *       "salaryDescription": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "benefits": [
+                     *         {
+                     *           "value": "Example text",
+                     *           "original": "Example text",
+                     *           "sourceLanguage": "en",
+                     *           "translated": false,
+                     *           "translationType": "HUMAN"
+                     *         }
+                     *       ],
+                     *       "educationLevel": "NONE",
+                     *       "fieldOfStudy": {
+                     *         "value": "Example text",
+                     *         "original": "Example text",
+                     *         "sourceLanguage": "en",
+                     *         "translated": false,
+                     *         "translationType": "HUMAN"
+                     *       },
+                     *       "yearsOfExperience": 5,
+                     *       "availableForEveryCountry": true,
+                     *       "numberOfPositionsOpened": 2,
+                     *       "jobListingEndDate": "2026-06-30",
+                     *       "hiringProcessSteps": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "stepOrder": 1,
+                     *           "stepName": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           },
+                     *           "description": {
+                     *             "value": "Example text",
+                     *             "original": "Example text",
+                     *             "sourceLanguage": "en",
+                     *             "translated": false,
+                     *             "translationType": "HUMAN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobListingRequirements": [
+                     *         {
+                     *           "id": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "requirementText": "Right to work in the EU"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "publishedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BoardJob"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` names the current `ETag`; no body, the ETag again */
+            304: {
+                headers: {
+                    /** @description The current version (the one asked about) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The resource is no longer available (a job listing that is no longer open) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 410,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "The resource is no longer available (a job listing that is no longer open)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getBoardLogo: {
+        parameters: {
+            query?: {
+                /** @description Version, as logoUrl gives it */
+                v?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The board's slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image */
+            200: {
+                headers: {
+                    /** @description nosniff */
+                    "X-Content-Type-Options"?: string;
+                    /** @description public, max-age=60, stale-while-revalidate=300 */
+                    "Cache-Control"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/logo",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    startBoardApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The board's slug */
+                slug: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What an apply form must carry. */
+            200: {
+                headers: {
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "formToken": "Example text",
+                     *       "notBefore": "2026-03-02T09:30:00.000Z",
+                     *       "earliestSubmitAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T09:30:00.000Z",
+                     *       "honeypotField": "Example text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BoardApplicationForm"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/application-form"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/application-form"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The resource is no longer available (a job listing that is no longer open) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 410,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "The resource is no longer available (a job listing that is no longer open)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/application-form"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/application-form"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/application-form"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/application-form"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/application-form",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/application-form"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/application-form"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    applyToBoardJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The board's slug */
+                slug: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    firstName: string;
+                    lastName: string;
+                    /**
+                     * Format: email
+                     * @description Matched without letter case against the company's candidates
+                     */
+                    email: string;
+                    phone?: string;
+                    coverLetter?: string;
+                    /** @description http(s) links, one per line (or the field repeated), at most 20 */
+                    links?: string;
+                    /**
+                     * @description Required: the applicant agrees to the privacy notice (privacyPolicyUrl)
+                     * @enum {string}
+                     */
+                    privacyConsent: "true" | "on" | "yes" | "1";
+                    /** @description From POST .../application-form */
+                    formToken: string;
+                    /** @description The honeypot: must be empty (hide it from people) */
+                    website?: string;
+                    /** @description The CAPTCHA widget's answer, when the board asks for one (`cf-turnstile-response` and `h-captcha-response` are taken too) */
+                    captchaToken?: string;
+                    /**
+                     * Format: binary
+                     * @description The résumé, the last part of the form (PDF, DOC, DOCX, ODT, RTF, TXT, PNG, JPEG)
+                     */
+                    resume?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The application was received. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "applicationId": "8d7e6f5a-4b3c-4d2e-8f1a-0b9c8d7e6f5a",
+                     *       "position": "Senior Backend Engineer (Node.js)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BoardApplicationReceipt"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/applications"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/applications"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/applications"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The resource is no longer available (a job listing that is no longer open) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 410,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "The resource is no longer available (a job listing that is no longer open)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/applications"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The résumé is larger than FILE_MAX_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/applications"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/applications"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The résumé is not an accepted type, or the body is not multipart/form-data */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/applications"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/applications",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/applications"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/applications"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/x/jobs/x/applications"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: never;
@@ -21929,6 +23816,943 @@ export interface operations {
                      *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getBoardSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company's public job board and careers pages. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": "Example text",
+                     *       "enabled": true,
+                     *       "publicName": "Example text",
+                     *       "intro": {},
+                     *       "logoUrl": "https://hooks.example.com/recruiting",
+                     *       "accentColor": "#0b5fff",
+                     *       "privacyPolicyUrl": "https://hooks.example.com/recruiting",
+                     *       "showSalary": true,
+                     *       "captchaEnabled": true,
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BoardSettings"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateBoardSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    slug?: string | null;
+                    enabled?: boolean;
+                    publicName?: string | null;
+                    /** @description Replaces every intro text: BCP 47 tag -> text (an empty text removes that language) */
+                    intro?: {
+                        [key: string]: string;
+                    };
+                    accentColor?: string | null;
+                    privacyPolicyUrl?: string | null;
+                    showSalary?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The company's public job board and careers pages. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": "Example text",
+                     *       "enabled": true,
+                     *       "publicName": "Example text",
+                     *       "intro": {},
+                     *       "logoUrl": "https://hooks.example.com/recruiting",
+                     *       "accentColor": "#0b5fff",
+                     *       "privacyPolicyUrl": "https://hooks.example.com/recruiting",
+                     *       "showSalary": true,
+                     *       "captchaEnabled": true,
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BoardSettings"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setBoardLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/png": string;
+                "image/jpeg": string;
+                "image/webp": string;
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The company's public job board and careers pages. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": "Example text",
+                     *       "enabled": true,
+                     *       "publicName": "Example text",
+                     *       "intro": {},
+                     *       "logoUrl": "https://hooks.example.com/recruiting",
+                     *       "accentColor": "#0b5fff",
+                     *       "privacyPolicyUrl": "https://hooks.example.com/recruiting",
+                     *       "showSalary": true,
+                     *       "captchaEnabled": true,
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BoardSettings"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteBoardLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company's public job board and careers pages. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": "Example text",
+                     *       "enabled": true,
+                     *       "publicName": "Example text",
+                     *       "intro": {},
+                     *       "logoUrl": "https://hooks.example.com/recruiting",
+                     *       "accentColor": "#0b5fff",
+                     *       "privacyPolicyUrl": "https://hooks.example.com/recruiting",
+                     *       "showSalary": true,
+                     *       "captchaEnabled": true,
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BoardSettings"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company/board/logo"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];

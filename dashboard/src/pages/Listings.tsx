@@ -5,6 +5,7 @@ import { api, call, useLoad, type Schemas } from '../api';
 import { ConfirmDialog, Notice, ResourceTable, useAction } from '../components';
 import { ErrorMessage, formatDate, Page, PageHeader, timeAgo, useIsAdmin } from '../ui';
 import { ListingEditor } from './ListingEditor';
+import { CareersLink, useCareersSlug } from './CareersSettings';
 
 type Item = Schemas['JobListingListItem'];
 type Status = Item['status'];
@@ -26,6 +27,7 @@ type Move = 'publish' | 'close' | 'archive';
 
 export function ListingsPage() {
   const isAdmin = useIsAdmin();
+  const careersSlug = useCareersSlug();
   const [tab, setTab] = useState<string | null>('all');
   const [status, setStatus] = useState<string | null>(null);
   const [search, setSearch] = useState('');
@@ -161,7 +163,15 @@ export function ListingsPage() {
         countLabel={q ? `listing(s) match “${q}”` : 'listing(s)'}
         columns={[
           { header: 'Position', cell: (item) => item.position.value },
-          { header: 'Status', cell: (item) => <StatusBadge status={item.status} /> },
+          {
+            header: 'Status',
+            cell: (item) => (
+              <>
+                <StatusBadge status={item.status} />
+                <CareersLink slug={careersSlug} id={item.id} status={item.status} />
+              </>
+            ),
+          },
           { header: 'Type', cell: (item) => `${item.positionType.replace('_', ' ').toLowerCase()} · ${item.workPlaceType.replace('_', ' ').toLowerCase()}` },
           { header: 'Created', cell: (item) => timeAgo(item.createdAt), title: (item) => formatDate(item.createdAt) },
           { header: 'Actions', cell: actions },

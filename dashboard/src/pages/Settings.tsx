@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { api, call, useLoad, type Schemas } from '../api';
 import { ConfirmDialog, FormActions, Notice, ResourceTable, useAction } from '../components';
 import { ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin, useSession } from '../ui';
+import { CareersSettings } from './CareersSettings';
 
 const LANGUAGES = [
   { value: 'en', label: 'English (en)' },
@@ -218,6 +219,7 @@ export function SettingsPage() {
       <LoadState state={company} label="Loading settings">
         {(data) => <CompanyForm company={data} onSaved={company.reload} />}
       </LoadState>
+      <CareersSettings />
       <Members />
     </Page>
   );

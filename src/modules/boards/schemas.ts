@@ -20,7 +20,7 @@ export const Board = Type.Object(
     intros: Type.Record(Type.String(), Type.String(), { description: 'Every intro text, by language (BCP 47 tag)' }),
     defaultLanguage: Type.String({ description: "The company's default language (BCP 47)" }),
     logoUrl: nullable(Type.String(), 'Path of the logo on this server (PNG, JPEG or WEBP); null without one'),
-    accentColor: nullable(Type.String({ pattern: '^#[0-9a-f]{6}$' }), 'The company\'s colour, #rrggbb'),
+    accentColor: nullable(Type.String({ pattern: '^#[0-9a-f]{6}$', examples: ['#0b5fff'] }), 'The company\'s colour, #rrggbb'),
     privacyPolicyUrl: nullable(Type.String({ format: 'uri' }), "The company's privacy policy: what applicants agree to"),
     showSalary: Type.Boolean({ description: 'Whether the listings show their salary' }),
     captcha: nullable(

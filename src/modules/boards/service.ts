@@ -175,7 +175,7 @@ export async function startBoardApplication(
   id: string,
 ): Promise<{ formToken: string; notBefore: string; expiresAt: string }> {
   await getBoardJob(ctx, slug, id);
-  return issueFormToken(ctx, slug, id);
+  return issueApplyFormToken(ctx, slug, id);
 }
 
 export type { ApplicationFormFields } from './form.ts';

@@ -177,7 +177,7 @@ export async function findEnabledBoard(
  * turned on without a slug (the service checks first; the constraint holds under concurrency).
  */
 export async function upsertBoard(db: Db, row: CompanyBoardRow): Promise<CompanyBoardRow> {
-  const { companyId, ...rest } = row;
+  const { companyId: _key, ...rest } = row;
   const [written] = await db
     .insert(companyBoards)
     .values(row)

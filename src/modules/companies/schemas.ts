@@ -86,7 +86,7 @@ export const BoardSettings = Type.Object(
     publicName: nullable(Type.String(), "The name the board shows; null: the company's name"),
     intro: Type.Record(Type.String(), Type.String(), { description: 'Intro text by language (BCP 47 tag)' }),
     logoUrl: nullable(Type.String(), 'Where the logo is served publicly (null: none, or no slug yet)'),
-    accentColor: nullable(Type.String({ pattern: '^#[0-9a-f]{6}$' }), '#rrggbb'),
+    accentColor: nullable(Type.String({ pattern: '^#[0-9a-f]{6}$', examples: ['#0b5fff'] }), '#rrggbb'),
     privacyPolicyUrl: nullable(Type.String({ format: 'uri' }), 'https link to the company\'s privacy policy, shown on the apply form'),
     showSalary: Type.Boolean({ description: 'Whether the board shows the listings\' salaries (off by default)' }),
     captchaEnabled: Type.Boolean({ description: 'Whether applications must pass a CAPTCHA (the server\'s CAPTCHA_SECRET is set); not a company setting' }),
