@@ -104,6 +104,21 @@ const commands: Record<string, Command> = {
     },
   },
 
+  'company board': {
+    usage: '--company ID [--slug SLUG] [--enabled true|false]',
+    summary: "Set a company's job board address and turn it on or off (as PATCH /settings/company/board). Prints the board settings.",
+    options: { company: { type: 'string' }, slug: { type: 'string' }, enabled: { type: 'string' } },
+    async run(values, config) {
+      const companyId = requiredId(values, 'company');
+      const enabled = optional(values, 'enabled');
+      if (enabled !== undefined && enabled !== 'true' && enabled !== 'false') throw new UsageError('--enabled must be true or false');
+      const patch = { slug: optional(values, 'slug'), enabled: enabled === undefined ? undefined : enabled === 'true' };
+      if (patch.slug === undefined && patch.enabled === undefined) throw new UsageError('give --slug, --enabled or both');
+      const { updateBoardSettings } = await import('./modules/companies/service.ts');
+      return withServices(config, (ctx) => updateBoardSettings(ctx, companyId, patch));
+    },
+  },
+
   'api-key create': {
     usage: '--company ID --scopes a,b --label LABEL [--expires-at ISO]',
     summary: 'Create an API key (default lifetime one year). Prints it with rawKey: shown this once only.',

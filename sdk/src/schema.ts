@@ -957,7 +957,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of a board read
+         * @description What a browser asks before a cross-site read that sends Accept-Language or If-None-Match: any origin may read with GET and HEAD.
+         */
+        options: operations["preflightBoard"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -977,7 +981,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of a board read
+         * @description What a browser asks before a cross-site read that sends Accept-Language or If-None-Match: any origin may read with GET and HEAD.
+         */
+        options: operations["preflightBoardJobs"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -997,7 +1005,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of a board read
+         * @description What a browser asks before a cross-site read that sends Accept-Language or If-None-Match: any origin may read with GET and HEAD.
+         */
+        options: operations["preflightBoardJob"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -1017,7 +1029,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of a board read
+         * @description What a browser asks before a cross-site read that sends Accept-Language or If-None-Match: any origin may read with GET and HEAD.
+         */
+        options: operations["preflightBoardLogo"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -19702,7 +19718,10 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
-                /** @description The board's slug */
+                /**
+                 * @description The board's slug
+                 * @example nordlicht-software
+                 */
                 slug: string;
             };
             cookie?: never;
@@ -19769,7 +19788,7 @@ export interface operations {
                      *       "error": "BAD_REQUEST",
                      *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x"
+                     *       "path": "/boards/nordlicht-software"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -19788,7 +19807,7 @@ export interface operations {
                      *       "error": "NOT_FOUND",
                      *       "message": "The addressed resource does not exist (or belongs to another company)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x"
+                     *       "path": "/boards/nordlicht-software"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -19807,7 +19826,7 @@ export interface operations {
                      *       "error": "URI_TOO_LONG",
                      *       "message": "A path parameter is too long",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x"
+                     *       "path": "/boards/nordlicht-software"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -19826,7 +19845,7 @@ export interface operations {
                      *       "error": "VALIDATION_ERROR",
                      *       "message": "Request validation failed; details lists the failing fields",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x",
+                     *       "path": "/boards/nordlicht-software",
                      *       "details": [
                      *         {
                      *           "field": "position",
@@ -19851,7 +19870,7 @@ export interface operations {
                      *       "error": "INTERNAL_ERROR",
                      *       "message": "Server fault (no internals are shown)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x"
+                     *       "path": "/boards/nordlicht-software"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -19871,7 +19890,180 @@ export interface operations {
                      *       "error": "SERVICE_UNAVAILABLE",
                      *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x"
+                     *       "path": "/boards/nordlicht-software"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    preflightBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The board's slug
+                 * @example nordlicht-software
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Allowed */
+            204: {
+                headers: {
+                    /** @description `*`: any site may read the board (embedding) */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description GET, HEAD */
+                    "Access-Control-Allow-Methods"?: string;
+                    /** @description Accept-Language, If-None-Match */
+                    "Access-Control-Allow-Headers"?: string;
+                    /** @description Seconds the answer may be kept: 86400 */
+                    "Access-Control-Max-Age"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -19906,7 +20098,10 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
-                /** @description The board's slug */
+                /**
+                 * @description The board's slug
+                 * @example nordlicht-software
+                 */
                 slug: string;
             };
             cookie?: never;
@@ -19997,7 +20192,7 @@ export interface operations {
                      *       "error": "BAD_REQUEST",
                      *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs"
+                     *       "path": "/boards/nordlicht-software/jobs"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20016,7 +20211,7 @@ export interface operations {
                      *       "error": "NOT_FOUND",
                      *       "message": "The addressed resource does not exist (or belongs to another company)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs"
+                     *       "path": "/boards/nordlicht-software/jobs"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20035,7 +20230,7 @@ export interface operations {
                      *       "error": "URI_TOO_LONG",
                      *       "message": "A path parameter is too long",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs"
+                     *       "path": "/boards/nordlicht-software/jobs"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20054,7 +20249,7 @@ export interface operations {
                      *       "error": "VALIDATION_ERROR",
                      *       "message": "Request validation failed; details lists the failing fields",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs",
+                     *       "path": "/boards/nordlicht-software/jobs",
                      *       "details": [
                      *         {
                      *           "field": "position",
@@ -20079,7 +20274,7 @@ export interface operations {
                      *       "error": "INTERNAL_ERROR",
                      *       "message": "Server fault (no internals are shown)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs"
+                     *       "path": "/boards/nordlicht-software/jobs"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20099,7 +20294,180 @@ export interface operations {
                      *       "error": "SERVICE_UNAVAILABLE",
                      *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs"
+                     *       "path": "/boards/nordlicht-software/jobs"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    preflightBoardJobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The board's slug
+                 * @example nordlicht-software
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Allowed */
+            204: {
+                headers: {
+                    /** @description `*`: any site may read the board (embedding) */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description GET, HEAD */
+                    "Access-Control-Allow-Methods"?: string;
+                    /** @description Accept-Language, If-None-Match */
+                    "Access-Control-Allow-Headers"?: string;
+                    /** @description Seconds the answer may be kept: 86400 */
+                    "Access-Control-Max-Age"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/jobs"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/jobs"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/jobs"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/jobs"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/jobs",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/jobs"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/jobs"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20120,8 +20488,12 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
-                /** @description The board's slug */
+                /**
+                 * @description The board's slug
+                 * @example nordlicht-software
+                 */
                 slug: string;
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
             };
             cookie?: never;
@@ -20297,7 +20669,7 @@ export interface operations {
                      *       "error": "BAD_REQUEST",
                      *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20316,7 +20688,7 @@ export interface operations {
                      *       "error": "NOT_FOUND",
                      *       "message": "The addressed resource does not exist (or belongs to another company)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20335,7 +20707,7 @@ export interface operations {
                      *       "error": "BAD_REQUEST",
                      *       "message": "The resource is no longer available (a job listing that is no longer open)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20354,7 +20726,7 @@ export interface operations {
                      *       "error": "URI_TOO_LONG",
                      *       "message": "A path parameter is too long",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20373,7 +20745,7 @@ export interface operations {
                      *       "error": "VALIDATION_ERROR",
                      *       "message": "Request validation failed; details lists the failing fields",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x",
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
                      *       "details": [
                      *         {
                      *           "field": "position",
@@ -20398,7 +20770,7 @@ export interface operations {
                      *       "error": "INTERNAL_ERROR",
                      *       "message": "Server fault (no internals are shown)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20418,7 +20790,182 @@ export interface operations {
                      *       "error": "SERVICE_UNAVAILABLE",
                      *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    preflightBoardJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The board's slug
+                 * @example nordlicht-software
+                 */
+                slug: string;
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Allowed */
+            204: {
+                headers: {
+                    /** @description `*`: any site may read the board (embedding) */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description GET, HEAD */
+                    "Access-Control-Allow-Methods"?: string;
+                    /** @description Accept-Language, If-None-Match */
+                    "Access-Control-Allow-Headers"?: string;
+                    /** @description Seconds the answer may be kept: 86400 */
+                    "Access-Control-Max-Age"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20434,7 +20981,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The board's slug */
+                /**
+                 * @description The board's slug
+                 * @example nordlicht-software
+                 */
                 slug: string;
             };
             cookie?: never;
@@ -20470,7 +21020,7 @@ export interface operations {
                      *       "error": "BAD_REQUEST",
                      *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/logo"
+                     *       "path": "/boards/nordlicht-software/logo"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20489,7 +21039,7 @@ export interface operations {
                      *       "error": "NOT_FOUND",
                      *       "message": "The addressed resource does not exist (or belongs to another company)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/logo"
+                     *       "path": "/boards/nordlicht-software/logo"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20508,7 +21058,7 @@ export interface operations {
                      *       "error": "URI_TOO_LONG",
                      *       "message": "A path parameter is too long",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/logo"
+                     *       "path": "/boards/nordlicht-software/logo"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20527,7 +21077,7 @@ export interface operations {
                      *       "error": "VALIDATION_ERROR",
                      *       "message": "Request validation failed; details lists the failing fields",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/logo",
+                     *       "path": "/boards/nordlicht-software/logo",
                      *       "details": [
                      *         {
                      *           "field": "position",
@@ -20552,7 +21102,7 @@ export interface operations {
                      *       "error": "INTERNAL_ERROR",
                      *       "message": "Server fault (no internals are shown)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/logo"
+                     *       "path": "/boards/nordlicht-software/logo"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20572,7 +21122,180 @@ export interface operations {
                      *       "error": "SERVICE_UNAVAILABLE",
                      *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/logo"
+                     *       "path": "/boards/nordlicht-software/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    preflightBoardLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The board's slug
+                 * @example nordlicht-software
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Allowed */
+            204: {
+                headers: {
+                    /** @description `*`: any site may read the board (embedding) */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description GET, HEAD */
+                    "Access-Control-Allow-Methods"?: string;
+                    /** @description Accept-Language, If-None-Match */
+                    "Access-Control-Allow-Headers"?: string;
+                    /** @description Seconds the answer may be kept: 86400 */
+                    "Access-Control-Max-Age"?: string;
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI_TOO_LONG",
+                     *       "message": "A path parameter is too long",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/logo",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/boards/nordlicht-software/logo"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20585,8 +21308,12 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The board's slug */
+                /**
+                 * @description The board's slug
+                 * @example nordlicht-software
+                 */
                 slug: string;
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
             };
             cookie?: never;
@@ -20627,7 +21354,7 @@ export interface operations {
                      *       "error": "BAD_REQUEST",
                      *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/application-form"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/application-form"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20646,7 +21373,7 @@ export interface operations {
                      *       "error": "NOT_FOUND",
                      *       "message": "The addressed resource does not exist (or belongs to another company)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/application-form"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/application-form"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20665,7 +21392,7 @@ export interface operations {
                      *       "error": "BAD_REQUEST",
                      *       "message": "The resource is no longer available (a job listing that is no longer open)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/application-form"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/application-form"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20684,7 +21411,7 @@ export interface operations {
                      *       "error": "PAYLOAD_TOO_LARGE",
                      *       "message": "Body larger than 1 MB",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/application-form"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/application-form"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20703,7 +21430,7 @@ export interface operations {
                      *       "error": "URI_TOO_LONG",
                      *       "message": "A path parameter is too long",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/application-form"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/application-form"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20722,7 +21449,7 @@ export interface operations {
                      *       "error": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "Body is not JSON",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/application-form"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/application-form"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20741,7 +21468,7 @@ export interface operations {
                      *       "error": "VALIDATION_ERROR",
                      *       "message": "Request validation failed; details lists the failing fields",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/application-form",
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/application-form",
                      *       "details": [
                      *         {
                      *           "field": "position",
@@ -20766,7 +21493,7 @@ export interface operations {
                      *       "error": "INTERNAL_ERROR",
                      *       "message": "Server fault (no internals are shown)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/application-form"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/application-form"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20786,7 +21513,7 @@ export interface operations {
                      *       "error": "SERVICE_UNAVAILABLE",
                      *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/application-form"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/application-form"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20799,8 +21526,12 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The board's slug */
+                /**
+                 * @description The board's slug
+                 * @example nordlicht-software
+                 */
                 slug: string;
+                /** @example 5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c */
                 id: string;
             };
             cookie?: never;
@@ -20868,7 +21599,7 @@ export interface operations {
                      *       "error": "BAD_REQUEST",
                      *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/applications"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/applications"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20887,7 +21618,7 @@ export interface operations {
                      *       "error": "NOT_FOUND",
                      *       "message": "The addressed resource does not exist (or belongs to another company)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/applications"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/applications"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20906,7 +21637,7 @@ export interface operations {
                      *       "error": "CONFLICT",
                      *       "message": "The request conflicts with the current state of the resource",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/applications"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/applications"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20925,7 +21656,7 @@ export interface operations {
                      *       "error": "BAD_REQUEST",
                      *       "message": "The resource is no longer available (a job listing that is no longer open)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/applications"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/applications"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20944,7 +21675,7 @@ export interface operations {
                      *       "error": "PAYLOAD_TOO_LARGE",
                      *       "message": "Body larger than 1 MB",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/applications"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/applications"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20963,7 +21694,7 @@ export interface operations {
                      *       "error": "URI_TOO_LONG",
                      *       "message": "A path parameter is too long",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/applications"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/applications"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -20982,7 +21713,7 @@ export interface operations {
                      *       "error": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "Body is not JSON",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/applications"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/applications"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -21001,7 +21732,7 @@ export interface operations {
                      *       "error": "VALIDATION_ERROR",
                      *       "message": "Request validation failed; details lists the failing fields",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/applications",
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/applications",
                      *       "details": [
                      *         {
                      *           "field": "position",
@@ -21027,7 +21758,7 @@ export interface operations {
                      *       "error": "TOO_MANY_REQUESTS",
                      *       "message": "Rate limit exceeded; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/applications"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/applications"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -21046,7 +21777,7 @@ export interface operations {
                      *       "error": "INTERNAL_ERROR",
                      *       "message": "Server fault (no internals are shown)",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/applications"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/applications"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -21066,7 +21797,7 @@ export interface operations {
                      *       "error": "SERVICE_UNAVAILABLE",
                      *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
-                     *       "path": "/boards/x/jobs/x/applications"
+                     *       "path": "/boards/nordlicht-software/jobs/5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c/applications"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -24024,6 +24755,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "slug": "nordlicht-software",
+                 *       "enabled": true,
+                 *       "publicName": "Nordlicht Software",
+                 *       "intro": {
+                 *         "en": "We build software for the north.",
+                 *         "de": "Wir bauen Software für den Norden."
+                 *       },
+                 *       "accentColor": "#0b5fff",
+                 *       "privacyPolicyUrl": "https://nordlicht.example/privacy",
+                 *       "showSalary": true
+                 *     }
+                 */
                 "application/json": {
                     slug?: string | null;
                     enabled?: boolean;

@@ -20,6 +20,9 @@ export const EXAMPLE_IDS = {
   file: '3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f',
 } as const;
 
+/** The job board of the examples (the examples test sets it up in its company). */
+export const EXAMPLE_BOARD_SLUG = 'nordlicht-software';
+
 /** Path parameter examples, by parameter name and the path's first resource segment. */
 export function pathParameterExample(path: string, name: string): string | undefined {
   if (name === 'lang') return 'de';
@@ -27,7 +30,9 @@ export function pathParameterExample(path: string, name: string): string | undef
   if (name === 'userId') return EXAMPLE_IDS.user;
   if (name === 'noteId') return EXAMPLE_IDS.note;
   if (name === 'fileId') return EXAMPLE_IDS.file;
+  if (name === 'slug') return EXAMPLE_BOARD_SLUG;
   if (name !== 'id') return undefined;
+  if (path.startsWith('/boards/')) return EXAMPLE_IDS.jobListing;
   if (path.startsWith('/public/v1/job-listings') || path.startsWith('/settings/job-listings')) return EXAMPLE_IDS.jobListing;
   if (path.startsWith('/public/v1/applications')) return EXAMPLE_IDS.application;
   if (path.startsWith('/public/v1/candidates')) return EXAMPLE_IDS.candidate;
@@ -124,6 +129,15 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   updateWebhookSubscription: { events: ['application.created', 'job_listing.published'], active: true },
   createApiKey: { label: 'ATS sync', scopes: ['jobs:read', 'applications:read'] },
   updateApiKey: { label: 'ATS sync (production)' },
+  updateBoardSettings: {
+    slug: EXAMPLE_BOARD_SLUG,
+    enabled: true,
+    publicName: 'Nordlicht Software',
+    intro: { en: 'We build software for the north.', de: 'Wir bauen Software für den Norden.' },
+    accentColor: '#0b5fff',
+    privacyPolicyUrl: 'https://nordlicht.example/privacy',
+    showSalary: true,
+  },
   updateCompanySettings: { name: 'Nordlicht Software GmbH', defaultLanguage: 'de', requiresListingReview: true },
   rejectJobListing: { reason: 'Please add the salary range and the team size before this goes live.' },
   createInvitation: { email: 'linus.recruiter@example.com', role: 'MEMBER' },

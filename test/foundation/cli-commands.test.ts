@@ -79,6 +79,18 @@ describe('CLI commands', () => {
     expect(wrong.stderr).toContain('--size must be a whole number from 1 to 1000');
   }, 180_000);
 
+  it('company board: sets the slug and turns the board on; refuses a reserved slug', async () => {
+    const created = await cli(['company', 'create', '--name', 'Board GmbH'], env());
+    const id = JSON.parse(created.stdout).id as string;
+    const slug = `board-${Date.now().toString(36)}`;
+    const on = await cli(['company', 'board', '--company', id, '--slug', slug, '--enabled', 'true'], env());
+    expect(on.code, on.stderr).toBe(0);
+    expect(JSON.parse(on.stdout)).toMatchObject({ slug, enabled: true });
+    const reserved = await cli(['company', 'board', '--company', id, '--slug', 'admin'], env());
+    expect(reserved.code).not.toBe(0);
+    expect(reserved.stderr).toContain('reserved');
+  }, 180_000);
+
   it('a closed reading end of its output (| head -1) ends quietly: no stack trace, exit 0', async () => {
     const child = spawn(process.execPath, [CLI, 'company', 'list'], { env: childEnv({ LOG_LEVEL: 'silent', ...env() }) });
     // The reader goes away before the command writes (it first opens the database).

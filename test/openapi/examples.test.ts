@@ -5,7 +5,8 @@
 // along the way, and the example webhook URL for a local receiver (the server refuses addresses it
 // cannot resolve publicly otherwise).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_IDS } from '../../src/http/openapi-examples.ts';
+import { EXAMPLE_BOARD_SLUG, EXAMPLE_IDS } from '../../src/http/openapi-examples.ts';
+import { multipartBody, SAMPLES } from '../documents/samples.ts';
 import { dashboardBearer } from '../identity/oauth-client.ts';
 import { startListeningApp, type ListeningApp } from '../identity/server.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
@@ -15,7 +16,7 @@ type Json = Record<string, unknown>;
 interface Operation {
   operationId: string;
   parameters?: Array<{ in: string; name: string; example?: string }>;
-  requestBody?: { content: { 'application/json': { example?: unknown } } };
+  requestBody?: { content: { 'application/json'?: { example?: unknown } } };
   responses: Record<string, { content?: { 'application/json'?: { example?: unknown; schema?: unknown } } }>;
 }
 
@@ -47,7 +48,8 @@ describe('examples in the OpenAPI document', () => {
     let checked = 0;
     for (const [operationId, { path, method, op }] of operations) {
       const pointer = operationPointer(path, method);
-      if (op.requestBody) {
+      // A body with no JSON form (an image, the job board's multipart form) has no JSON example.
+      if (op.requestBody?.content['application/json']) {
         const example = op.requestBody.content['application/json'].example;
         expect(example, `${operationId} has a request example`).toBeDefined();
         expect(validatorAt(`${pointer}/requestBody/content/application~1json/schema`)(example), operationId).toEqual([]);
@@ -93,7 +95,7 @@ describe('examples in the OpenAPI document', () => {
         expect(parameter.example, `${operationId} {${parameter.name}} has an example`).toBeDefined();
         url = url.replace(`{${parameter.name}}`, swap(parameter.example!));
       }
-      const example = op.requestBody?.content['application/json'].example;
+      const example = op.requestBody?.content['application/json']?.example;
       const headers: Record<string, string> = path.startsWith('/settings/') ? { authorization: adminToken } : { 'x-api-key': apiKey };
       if (example !== undefined) headers['content-type'] = 'application/json';
       const response = await fetch(`${server.baseUrl}${url}`, {
@@ -207,7 +209,8 @@ describe('examples in the OpenAPI document', () => {
     // (they wait in UNDER_REVIEW) to approve one and reject the other.
     await send('getCompanySettings');
     expect((await send('updateCompanySettings')).requiresListingReview).toBe(true);
-    const createJobListing = operations.get('createJobListing')!.op.requestBody!.content['application/json'].example;
+    const createJobListing = operations.get('createJobListing')!.op.requestBody!.content['application/json']!.example;
+    let approved = '';
     for (const operationId of ['approveJobListing', 'rejectJobListing']) {
       const bearer = { authorization: adminToken, 'content-type': 'application/json' };
       const created = await fetch(`${server.baseUrl}/public/v1/job-listings`, { method: 'POST', headers: bearer, body: JSON.stringify(createJobListing) });
@@ -216,7 +219,46 @@ describe('examples in the OpenAPI document', () => {
       const published = await fetch(`${server.baseUrl}/public/v1/job-listings/${ids.jobListing}/publish`, { method: 'POST', headers: { authorization: adminToken } });
       expect(((await published.json()) as Json).status).toBe('UNDER_REVIEW');
       await send(operationId);
+      if (operationId === 'approveJobListing') approved = ids.jobListing;
     }
+
+    // The job board, in the same company: set up, read, its approved (ACTIVE) listing applied to.
+    await send('getBoardSettings');
+    expect((await send('updateBoardSettings')).slug).toBe(EXAMPLE_BOARD_SLUG);
+    const logo = await fetch(`${server.baseUrl}/settings/company/board/logo`, {
+      method: 'PUT',
+      headers: { authorization: adminToken, 'content-type': 'image/png' },
+      body: SAMPLES.png,
+    });
+    expect(logo.status, await logo.clone().text()).toBe(200);
+    done.add('setBoardLogo');
+    ids.jobListing = approved;
+    await send('getBoard');
+    await send('listBoardJobs');
+    await send('getBoardJob');
+    await send('getBoardLogo');
+    for (const [operationId, path] of [
+      ['preflightBoard', ''],
+      ['preflightBoardJobs', '/jobs'],
+      ['preflightBoardJob', `/jobs/${approved}`],
+      ['preflightBoardLogo', '/logo'],
+    ]) {
+      const preflight = await fetch(`${server.baseUrl}/boards/${EXAMPLE_BOARD_SLUG}${path}`, { method: 'OPTIONS' });
+      expect(preflight.status).toBe(204);
+      done.add(operationId);
+    }
+    const { formToken } = await send('startBoardApplication');
+    server.clock.advance(10_000);
+    const { payload, headers: formHeaders } = multipartBody(
+      { firstName: 'Ada', lastName: 'Lovelace', email: 'ada.board@example.com', privacyConsent: 'true', formToken: formToken as string },
+      { name: 'resume', fileName: 'cv.pdf', bytes: SAMPLES.pdf },
+    );
+    const applied = await fetch(`${server.baseUrl}/boards/${EXAMPLE_BOARD_SLUG}/jobs/${approved}/applications`, { method: 'POST', headers: formHeaders, body: payload });
+    const receipt = await applied.text();
+    expect(applied.status, receipt).toBe(201);
+    expect(validatorAt(`${operationPointer('/boards/{slug}/jobs/{id}/applications', 'post')}/responses/201/content/application~1json/schema`)(JSON.parse(receipt))).toEqual([]);
+    done.add('applyToBoardJob');
+    await send('deleteBoardLogo');
 
     expect([...operations.keys()].filter((operationId) => !done.has(operationId))).toEqual([]);
   });

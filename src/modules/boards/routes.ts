@@ -78,15 +78,46 @@ export async function boardRoutes(app: AppInstance): Promise<void> {
 
   // Preflight of a cross-site read (Accept-Language, If-None-Match are not CORS-safelisted), one
   // per read path: a path's methods are its routes' (405 for the others).
-  for (const path of ['/boards/:slug', '/boards/:slug/jobs', '/boards/:slug/jobs/:id', '/boards/:slug/logo']) {
-    app.options(path, { schema: { hide: true } }, async (_request, reply) =>
-      reply
-        .status(204)
-        .header('Access-Control-Allow-Origin', '*')
-        .header('Access-Control-Allow-Methods', 'GET, HEAD')
-        .header('Access-Control-Allow-Headers', 'Accept-Language, If-None-Match')
-        .header('Access-Control-Max-Age', '86400')
-        .send(),
+  const preflights = [
+    ['/boards/:slug', 'preflightBoard'],
+    ['/boards/:slug/jobs', 'preflightBoardJobs'],
+    ['/boards/:slug/jobs/:id', 'preflightBoardJob'],
+    ['/boards/:slug/logo', 'preflightBoardLogo'],
+  ] as const;
+  for (const [path, operationId] of preflights) {
+    app.options(
+      path,
+      {
+        schema: {
+          tags,
+          operationId,
+          summary: 'CORS preflight of a board read',
+          description: 'What a browser asks before a cross-site read that sends Accept-Language or If-None-Match: any origin may read with GET and HEAD.',
+          security: [],
+          params: path.endsWith(':id') ? BoardJobParams : SlugParams,
+          response: {
+            204: {
+              type: 'null',
+              description: 'Allowed',
+              headers: {
+                ...cors,
+                'Access-Control-Allow-Methods': { type: 'string', description: 'GET, HEAD' },
+                'Access-Control-Allow-Headers': { type: 'string', description: 'Accept-Language, If-None-Match' },
+                'Access-Control-Max-Age': { type: 'string', description: 'Seconds the answer may be kept: 86400' },
+              },
+            },
+            ...errorResponses([422]),
+          },
+        },
+      },
+      async (_request, reply) =>
+        reply
+          .status(204)
+          .header('Access-Control-Allow-Origin', '*')
+          .header('Access-Control-Allow-Methods', 'GET, HEAD')
+          .header('Access-Control-Allow-Headers', 'Accept-Language, If-None-Match')
+          .header('Access-Control-Max-Age', '86400')
+          .send(null),
     );
   }
 
