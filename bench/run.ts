@@ -432,15 +432,8 @@ async function measurePatch(api: string, bigCompanyId: string, bigHeaders: Recor
  */
 async function measureCareers(bigCompanyId: string): Promise<void> {
   const slug = 'bench-careers';
-  // The board row is the boards module's (company_boards, migration 0038); the bench sets it directly.
-  await withPg(benchUrl, (client) =>
-    client.query(
-      `insert into company_boards (company_id, slug, enabled, public_name, intro, accent_color, show_salary, updated_at)
-       values ($1, $2, true, 'Bench Company', '{"en": "We are hiring."}'::jsonb, '#0b7285', true, now())
-       on conflict (company_id) do update set slug = excluded.slug, enabled = true, show_salary = true`,
-      [bigCompanyId, slug],
-    ),
-  );
+  // Through the operator CLI, as an admin's settings change would (the real slug rules).
+  await cli('company', 'board', '--company', bigCompanyId, '--slug', slug, '--enabled', 'true');
   const [active, ids] = await withPg(benchUrl, async (client) => [
     Number((await client.query(`select count(*) from job_listings where company_id = $1 and status = 'ACTIVE'`, [bigCompanyId])).rows[0].count),
     (await client.query(`select id from job_listings where company_id = $1 and status = 'ACTIVE' order by random() limit 2000`, [bigCompanyId])).rows.map(
