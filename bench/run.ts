@@ -26,9 +26,9 @@ import { measureWebhookFairness } from './webhook-fairness.ts';
 
 const quick = process.argv.includes('--quick');
 // `--only lists,patch` measures only the named groups (lists, deep, overview, search, cursor,
-// webhooks, fairness, patch, auth, uploads, embedded): for working on one figure without waiting for
-// the rest. `embedded` (bench/embedded.ts) needs no PostgreSQL: alone, it is all that runs.
-const GROUPS = ['lists', 'deep', 'overview', 'search', 'cursor', 'webhooks', 'fairness', 'patch', 'auth', 'uploads', 'embedded'] as const;
+// webhooks, fairness, patch, auth, uploads, embedded, careers): for working on one figure without
+// waiting for the rest. `embedded` (bench/embedded.ts) needs no PostgreSQL: alone, it is all that runs.
+const GROUPS = ['lists', 'deep', 'overview', 'search', 'cursor', 'webhooks', 'fairness', 'patch', 'auth', 'uploads', 'embedded', 'careers'] as const;
 type Group = (typeof GROUPS)[number];
 const onlyArg = process.argv.indexOf('--only');
 const only = onlyArg >= 0 ? new Set(process.argv[onlyArg + 1]?.split(',')) : undefined;
@@ -429,6 +429,11 @@ async function main(): Promise<void> {
     });
   }
 
+  if (wanted('careers')) {
+    await measureCareers(seeded.bigCompanyId).catch((error: unknown) =>
+      figure('careers_list_p99_ms', null, 'ms', '< 20', false, `failed: ${(error as Error).message.slice(0, 120)}`),
+    );
+  }
   if (wanted('patch')) await measurePatch(api, seeded.bigCompanyId, bigHeaders, c);
   clearInterval(sampler);
   figure('rss_mb_under_load', rssPeak, 'MB', '< 250', rssPeak < 250, 'peak server RSS over the loads measured');
@@ -471,6 +476,51 @@ async function measurePatch(api: string, bigCompanyId: string, bigHeaders: Recor
   figure('ceiling_c_move_rps', pair.reference.rps, 'req/s', 'reference', null, `p99 ${pair.reference.p99} ms`);
   figure('status_patch_rps', pair.measured.rps, 'req/s', 'reference', null, `p99 ${pair.measured.p99} ms`);
   figure('status_patch_ratio', pair.ratio, 'ratio', '>= 0.7 of ceiling (c)', pair.ratio >= 0.7, pair.note);
+}
+
+/**
+ * The hosted careers pages of the big company (its board turned on here, slug `bench-careers`):
+ * the list page and listing pages at random, each page's size as sent, and the server's time
+ * (autocannon's latency at 2 connections, so a request seldom waits behind another).
+ */
+async function measureCareers(bigCompanyId: string): Promise<void> {
+  const slug = 'bench-careers';
+  // Through the operator CLI, as an admin's settings change would (the real slug rules).
+  await cli('company', 'board', '--company', bigCompanyId, '--slug', slug, '--enabled', 'true');
+  const [active, ids] = await withPg(benchUrl, async (client) => [
+    Number((await client.query(`select count(*) from job_listings where company_id = $1 and status = 'ACTIVE'`, [bigCompanyId])).rows[0].count),
+    (await client.query(`select id from job_listings where company_id = $1 and status = 'ACTIVE' order by random() limit 2000`, [bigCompanyId])).rows.map(
+      (row: { id: string }) => row.id,
+    ),
+  ]);
+  const site = `http://127.0.0.1:${PORTS.server}`;
+  const listPath = `/careers/${slug}`;
+  const jobPaths = ids.map((id) => `/careers/${slug}/jobs/${id}`);
+  const fetchText = async (path: string) => {
+    const res = await fetch(`${site}${path}`, { headers: { 'accept-encoding': 'identity' } });
+    if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
+    return Buffer.from(await res.arrayBuffer());
+  };
+  // Transferred: the page and everything it loads (the stylesheet; the bench board has no logo).
+  const listPage = await fetchText(listPath);
+  const assets = [...listPage.toString().matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1]);
+  let assetBytes = 0;
+  for (const asset of assets) assetBytes += (await fetchText(asset)).byteLength;
+  let jobBytes = 0;
+  for (const path of jobPaths.slice(0, 50)) jobBytes = Math.max(jobBytes, (await fetchText(path)).byteLength);
+  const listTotal = listPage.byteLength + assetBytes;
+  const jobTotal = jobBytes + assetBytes;
+  figure('careers_list_kb', listTotal / 1024, 'KB', '< 60', listTotal < 60 * 1024, `page ${listPage.byteLength} B + stylesheet ${assetBytes} B, uncompressed`);
+  figure('careers_job_kb', jobTotal / 1024, 'KB', '< 60', jobTotal < 60 * 1024, `largest of 50 listing pages ${jobBytes} B + stylesheet, uncompressed`);
+  const seconds = SECONDS;
+  await load({ url: `${site}${listPath}`, connections: 2, seconds: 1 });
+  const list = await load({ url: `${site}${listPath}`, connections: 2, seconds });
+  figure('careers_list_p99_ms', list.p99, 'ms', '< 20', list.p99 < 20, `${active} active listings; p50 ${list.p50} ms, ${list.rps.toFixed(0)} req/s`);
+  const filtered = await load({ url: `${site}${listPath}?q=engineer&workPlaceType=REMOTE`, connections: 2, seconds });
+  figure('careers_search_p99_ms', filtered.p99, 'ms', '< 20', filtered.p99 < 20, `q=engineer, REMOTE; p50 ${filtered.p50} ms, ${filtered.rps.toFixed(0)} req/s`);
+  await load({ url: `${site}${jobPaths[0]}`, connections: 2, seconds: 1, paths: jobPaths });
+  const job = await load({ url: `${site}${jobPaths[0]}`, connections: 2, seconds, paths: jobPaths });
+  figure('careers_job_p99_ms', job.p99, 'ms', '< 20', job.p99 < 20, `${jobPaths.length} listings at random; p50 ${job.p50} ms, ${job.rps.toFixed(0)} req/s`);
 }
 
 async function measureCursor(api: string, headers: Record<string, string>): Promise<void> {

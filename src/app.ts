@@ -56,6 +56,7 @@ import { memberSchemas } from './modules/users/schemas.ts';
 import { companyRoutes, rejectionReasonRoutes } from './modules/companies/routes.ts';
 import { companySchemas } from './modules/companies/schemas.ts';
 import { registerDashboard } from './http/dashboard.ts';
+import { careersRoutes } from './modules/careers/routes.ts';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -178,6 +179,8 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(auditRoutes);
   await app.register(companyRoutes);
   await app.register(listingReviewRoutes);
+  // The hosted careers pages (HTML for candidates and search engines) over the boards service.
+  await app.register(careersRoutes);
   // The company dashboard (static files built from dashboard/) at /dashboard; / leads there.
   await registerDashboard(app);
 
