@@ -2814,6 +2814,70 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @description One action in the company audit log
+         * @example {
+         *       "id": "3f2e1d0c-9b8a-4f7e-8d6c-5b4a3f2e1d0c",
+         *       "occurredAt": "2026-11-27T09:14:05.120Z",
+         *       "actor": {
+         *         "type": "USER",
+         *         "id": "b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
+         *         "label": "Ada Lovelace"
+         *       },
+         *       "action": "api_key.created",
+         *       "target": {
+         *         "type": "API_KEY",
+         *         "id": "a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
+         *         "label": "ATS sync"
+         *       },
+         *       "detail": {
+         *         "scopes": [
+         *           "jobs:read",
+         *           "candidates:read"
+         *         ],
+         *         "expiresAt": "2027-11-27T09:14:05.120Z"
+         *       }
+         *     }
+         */
+        AuditEntry: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the action committed
+             */
+            occurredAt: string;
+            /** @description Who did it */
+            actor: {
+                /**
+                 * @description USER: a signed-in person; API_KEY: an integration; SYSTEM: the service itself (an operator command, scheduled work)
+                 * @enum {unknown}
+                 */
+                type: "USER" | "API_KEY" | "SYSTEM";
+                id: string | null;
+                /** @description The person's name (else e-mail) or the key's label, as it was then */
+                label: string;
+            };
+            /**
+             * @description What was done (a dotted name)
+             * @enum {unknown}
+             */
+            action: "api_key.created" | "api_key.renamed" | "api_key.revoked" | "member.invited" | "member.invitation_cancelled" | "member.removed" | "webhook.created" | "webhook.updated" | "webhook.secret_rotated" | "webhook.deleted" | "job_listing.published" | "candidate.erased";
+            /** @description What it was done to */
+            target: {
+                /**
+                 * @description What kind of thing was acted on
+                 * @enum {unknown}
+                 */
+                type: "API_KEY" | "INVITATION" | "USER" | "WEBHOOK_SUBSCRIPTION" | "JOB_LISTING" | "CANDIDATE";
+                id: string | null;
+                label: string | null;
+            };
+            /** @description What else the action said, depending on it: scopes of a new key, the role of an invitation, the events of a webhook, the fields changed. Never a secret or personal data of an erased candidate. */
+            detail: {
+                [key: string]: unknown;
+            };
+        };
         /** @description A company's public job board: nothing else of the company is shown. */
         Board: {
             /** @description The board's address: /boards/{slug} here, /careers/{slug} for the careers pages */
@@ -3111,70 +3175,6 @@ export interface components {
             applicationId: string;
             /** @description The position applied to */
             position: string;
-        };
-        /**
-         * @description One action in the company audit log
-         * @example {
-         *       "id": "3f2e1d0c-9b8a-4f7e-8d6c-5b4a3f2e1d0c",
-         *       "occurredAt": "2026-11-27T09:14:05.120Z",
-         *       "actor": {
-         *         "type": "USER",
-         *         "id": "b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
-         *         "label": "Ada Lovelace"
-         *       },
-         *       "action": "api_key.created",
-         *       "target": {
-         *         "type": "API_KEY",
-         *         "id": "a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
-         *         "label": "ATS sync"
-         *       },
-         *       "detail": {
-         *         "scopes": [
-         *           "jobs:read",
-         *           "candidates:read"
-         *         ],
-         *         "expiresAt": "2027-11-27T09:14:05.120Z"
-         *       }
-         *     }
-         */
-        AuditEntry: {
-            /** Format: uuid */
-            id: string;
-            /**
-             * Format: date-time
-             * @description When the action committed
-             */
-            occurredAt: string;
-            /** @description Who did it */
-            actor: {
-                /**
-                 * @description USER: a signed-in person; API_KEY: an integration; SYSTEM: the service itself (an operator command, scheduled work)
-                 * @enum {unknown}
-                 */
-                type: "USER" | "API_KEY" | "SYSTEM";
-                id: string | null;
-                /** @description The person's name (else e-mail) or the key's label, as it was then */
-                label: string;
-            };
-            /**
-             * @description What was done (a dotted name)
-             * @enum {unknown}
-             */
-            action: "api_key.created" | "api_key.renamed" | "api_key.revoked" | "member.invited" | "member.invitation_cancelled" | "member.removed" | "webhook.created" | "webhook.updated" | "webhook.secret_rotated" | "webhook.deleted" | "job_listing.published" | "candidate.erased";
-            /** @description What it was done to */
-            target: {
-                /**
-                 * @description What kind of thing was acted on
-                 * @enum {unknown}
-                 */
-                type: "API_KEY" | "INVITATION" | "USER" | "WEBHOOK_SUBSCRIPTION" | "JOB_LISTING" | "CANDIDATE";
-                id: string | null;
-                label: string | null;
-            };
-            /** @description What else the action said, depending on it: scopes of a new key, the role of an invitation, the events of a webhook, the fields changed. Never a secret or personal data of an erased candidate. */
-            detail: {
-                [key: string]: unknown;
-            };
         };
         /**
          * application.created
