@@ -227,7 +227,8 @@ async function expectKeptEqualsRecomputed(t: TestApp, tenant: Tenant): Promise<v
     expect(res.statusCode).toBe(200);
     const answered = res.json();
     const lastDay = range.to ?? today;
-    const firstDay = new Date(new Date(`${lastDay}T00:00:00Z`).getTime() - 29 * DAY_MS).toISOString().slice(0, 10);
+    // The series covers from..to; without from, the 30 days ending at to.
+    const firstDay = range.from ?? new Date(new Date(`${lastDay}T00:00:00Z`).getTime() - 29 * DAY_MS).toISOString().slice(0, 10);
     const scope = {
       companyId,
       from: range.from ? new Date(`${range.from}T00:00:00Z`) : undefined,
