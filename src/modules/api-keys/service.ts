@@ -113,7 +113,7 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
   };
   await withTransaction(ctx, async (tx) => {
     await insertApiKey(tx.db, row);
-    await recordAudit(tx.db, {
+    await recordAudit(tx, {
       companyId: row.companyId,
       actor,
       action: 'api_key.created',
@@ -143,7 +143,7 @@ export async function revokeApiKey(ctx: ServiceContext, companyId: string | unde
     const revoked = await markApiKeyRevoked(tx.db, id, now);
     // Revoking twice is harmless, and recorded once.
     if (revoked && found.revokedAt === null) {
-      await recordAudit(tx.db, { companyId: revoked.companyId, actor, action: 'api_key.revoked', target: { id, label: revoked.label }, occurredAt: now });
+      await recordAudit(tx, { companyId: revoked.companyId, actor, action: 'api_key.revoked', target: { id, label: revoked.label }, occurredAt: now });
     }
     return revoked;
   });
@@ -170,7 +170,7 @@ export async function relabelApiKey(
   const row = await withTransaction(ctx, async (tx) => {
     const renamed = await updateApiKeyLabel(tx.db, id, label);
     if (renamed && found.label !== label) {
-      await recordAudit(tx.db, { companyId: renamed.companyId, actor, action: 'api_key.renamed', target: { id, label }, detail: { previousLabel: found.label }, occurredAt: now });
+      await recordAudit(tx, { companyId: renamed.companyId, actor, action: 'api_key.renamed', target: { id, label }, detail: { previousLabel: found.label }, occurredAt: now });
     }
     return renamed;
   });

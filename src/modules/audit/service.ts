@@ -4,7 +4,6 @@
 // Who acted and what was acted on are kept with their labels as they were then (a key renamed or a
 // member removed later does not rewrite history), so this module reads no other module's data.
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/client.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import { ValidationError } from '../../shared/errors.ts';
 import { endPage, NEWEST_FIRST, startPage, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
@@ -50,9 +49,9 @@ export interface AuditEntryView {
   detail: Record<string, unknown>;
 }
 
-/** Appends one entry, in the caller's transaction (`db`: the transaction making the change). */
+/** Appends one entry, in the caller's transaction (`ctx`: the context withTransaction gives the change). */
 export async function recordAudit(
-  db: Db,
+  ctx: Pick<ServiceContext, 'db'>,
   entry: {
     companyId: string;
     actor: AuditActor | undefined;
@@ -63,7 +62,7 @@ export async function recordAudit(
   },
 ): Promise<void> {
   const actor = entry.actor ?? SYSTEM_ACTOR;
-  await insertAuditEntry(db, {
+  await insertAuditEntry(ctx.db, {
     id: randomUUID(),
     companyId: entry.companyId,
     occurredAt: entry.occurredAt,

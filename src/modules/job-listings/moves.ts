@@ -18,7 +18,7 @@ export type MoveOptions = LanguageOptions & { actor?: AuditActor | undefined };
 /** A listing becoming ACTIVE is recorded in the audit log, in the move's transaction. */
 async function auditPublished(ctx: ServiceContext, listing: JobListingRow, previous: JobListingStatus, actor: AuditActor | undefined, now: Date): Promise<void> {
   await withTransaction(ctx, (tx) =>
-    recordAudit(tx.db, { companyId: listing.companyId, actor, action: 'job_listing.published', target: { id: listing.id, label: listing.position }, detail: { from: previous }, occurredAt: now }),
+    recordAudit(tx, { companyId: listing.companyId, actor, action: 'job_listing.published', target: { id: listing.id, label: listing.position }, detail: { from: previous }, occurredAt: now }),
   );
 }
 

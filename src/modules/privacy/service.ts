@@ -39,7 +39,7 @@ export async function eraseCandidate(ctx: ServiceContext, companyId: string, id:
     await scrubStoredResponses(tx.db, ctx.secrets, companyId, [...mentions, ...person.needles], (text) => scrubStored(text, person));
     await recordEvent(tx.db, { companyId, type: 'candidate.erased', data: { candidateId: id, applicationIds }, occurredAt: now });
     // Ids only, like the event: the audit log keeps no personal data of an erased candidate.
-    await recordAudit(tx.db, { companyId, actor, action: 'candidate.erased', target: { id, label: null }, detail: { applicationIds }, occurredAt: now });
+    await recordAudit(tx, { companyId, actor, action: 'candidate.erased', target: { id, label: null }, detail: { applicationIds }, occurredAt: now });
     return keys;
   });
   // The stored bytes after the commit (a store is no part of the transaction): what fails or a

@@ -104,7 +104,8 @@ export async function inviteMember(
   const role = input.role as Role;
   await getCompany(ctx, input.companyId); // 404 for an unknown company (the CLI)
 
-  return withTransaction(ctx, async ({ db: tx }) => {
+  return withTransaction(ctx, async (transaction) => {
+    const tx = transaction.db;
     const now = ctx.clock.now();
     const user = await findUserByEmail(tx, email);
     if (user && (await findMembership(tx, user.id, input.companyId))) {
@@ -132,7 +133,7 @@ export async function inviteMember(
       if (!isUniqueViolation(error)) throw error;
       throw new ConflictError('An invitation for this address is already open', [{ field: 'email', message: 'already invited' }]);
     }
-    await recordAudit(tx, { companyId: row.companyId, actor, action: 'member.invited', target: { id: row.id, label: email }, detail: { role }, occurredAt: now });
+    await recordAudit(transaction, { companyId: row.companyId, actor, action: 'member.invited', target: { id: row.id, label: email }, detail: { role }, occurredAt: now });
     return toInvitationView(row);
   });
 }
@@ -151,10 +152,11 @@ export async function listInvitationsPage(ctx: ServiceContext, companyId: string
 
 /** Withdraws an open invitation; 404 when there is none with this id in the company. */
 export async function cancelInvitation(ctx: ServiceContext, companyId: string, id: string, actor?: AuditActor): Promise<void> {
-  await withTransaction(ctx, async ({ db: tx }) => {
+  await withTransaction(ctx, async (transaction) => {
+    const tx = transaction.db;
     const cancelled = await deleteOpenInvitation(tx, companyId, id);
     if (!cancelled) throw new NotFoundError('Invitation');
-    await recordAudit(tx, { companyId, actor, action: 'member.invitation_cancelled', target: { id, label: cancelled.email }, occurredAt: ctx.clock.now() });
+    await recordAudit(transaction, { companyId, actor, action: 'member.invitation_cancelled', target: { id, label: cancelled.email }, occurredAt: ctx.clock.now() });
   });
 }
 
@@ -174,7 +176,8 @@ export async function listMembersPage(ctx: ServiceContext, companyId: string, pa
  * request reads the membership). The last ADMIN cannot be removed: a company needs one.
  */
 export async function removeMember(ctx: ServiceContext, companyId: string, userId: string, actor?: AuditActor): Promise<void> {
-  await withTransaction(ctx, async ({ db: tx }) => {
+  await withTransaction(ctx, async (transaction) => {
+    const tx = transaction.db;
     // Locks the admins' rows: two admins removing each other at once cannot leave none.
     const admins = await lockCompanyAdmins(tx, companyId);
     const membership = await findMembership(tx, userId, companyId);
@@ -184,7 +187,7 @@ export async function removeMember(ctx: ServiceContext, companyId: string, userI
     }
     await deleteMembership(tx, userId, companyId);
     const user = await findUser(tx, userId);
-    await recordAudit(tx, {
+    await recordAudit(transaction, {
       companyId,
       actor,
       action: 'member.removed',

@@ -276,7 +276,7 @@ export async function createSubscription(
         `A company can have at most ${MAX_SUBSCRIPTIONS_PER_COMPANY} webhook subscriptions; delete one before creating another`,
       );
     }
-    await recordAudit(tx.db, { companyId, actor, action: 'webhook.created', target: { id: row.id, label: row.url }, detail: { events }, occurredAt: now });
+    await recordAudit(tx, { companyId, actor, action: 'webhook.created', target: { id: row.id, label: row.url }, detail: { events }, occurredAt: now });
   });
   return { ...toView(row), secret };
 }
@@ -338,7 +338,7 @@ export async function updateSubscriptionSettings(
     if (patch.events !== undefined && patch.events.join() !== current.events.join()) changes.events = { from: current.events, to: patch.events };
     if (patch.active !== undefined && patch.active !== current.active) changes.active = { from: current.active, to: patch.active };
     if (Object.keys(changes).length > 0) {
-      await recordAudit(tx.db, { companyId, actor, action: 'webhook.updated', target: { id, label: updated.url }, detail: changes, occurredAt: now });
+      await recordAudit(tx, { companyId, actor, action: 'webhook.updated', target: { id, label: updated.url }, detail: changes, occurredAt: now });
     }
     return updated;
   });
@@ -349,7 +349,7 @@ export async function removeSubscription(ctx: ServiceContext, companyId: string,
   await withTransaction(ctx, async (tx) => {
     const deleted = await deleteSubscription(tx.db, companyId, id);
     if (!deleted) throw new NotFoundError('Webhook subscription');
-    await recordAudit(tx.db, { companyId, actor, action: 'webhook.deleted', target: { id, label: deleted.url }, occurredAt: ctx.clock.now() });
+    await recordAudit(tx, { companyId, actor, action: 'webhook.deleted', target: { id, label: deleted.url }, occurredAt: ctx.clock.now() });
   });
 }
 
@@ -363,7 +363,7 @@ export async function rotateSecret(ctx: ServiceContext, companyId: string, id: s
       previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
       now,
     });
-    if (rotated) await recordAudit(tx.db, { companyId, actor, action: 'webhook.secret_rotated', target: { id, label: rotated.url }, occurredAt: now });
+    if (rotated) await recordAudit(tx, { companyId, actor, action: 'webhook.secret_rotated', target: { id, label: rotated.url }, occurredAt: now });
     return rotated;
   });
   if (!row) throw new NotFoundError('Webhook subscription');
