@@ -217,9 +217,9 @@ const translatedListing = alias(jobListings, 'translated_listing');
  * listings"). A translation counts only while its original is still the listing's position.
  * Written so that both halves are index scans (migration 0041's trigram indexes): the position's
  * ILIKE as is, the translations' matches of the company found once (an array, not a subquery per
- * listing), so the planner ORs the two bitmaps.
+ * listing), so the planner ORs the two bitmaps. Exported for the plan test only.
  */
-function positionContains(companyId: Placeholder | SQL, pattern: Placeholder | SQL) {
+export function positionContains(companyId: Placeholder | SQL, pattern: Placeholder | SQL) {
   const t = jobListingTranslations;
   const l = translatedListing;
   return sql`(${jobListings.position} ILIKE ${pattern} OR ${jobListings.id} = any(array(
