@@ -3,14 +3,18 @@ import { cpSync, existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { PGlite, type PGliteOptions, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { privateDataDir, restrictDataDirModes } from './data-dir-modes.ts';
 import type { Database, Db, StatementClient, StatementOptions } from './driver.ts';
 import { lockDataDir } from './embedded-lock.ts';
 import { VALUE_PARSERS } from './values.ts';
 
-/** The extensions the migrations create (btree_gin: the candidates' search index); PGlite must load them. */
-export const EMBEDDED_EXTENSIONS: PGliteOptions['extensions'] = { btree_gin };
+/**
+ * The extensions the migrations create (btree_gin: the candidates' search index; pg_trgm: the
+ * listings' position search, migration 0041); PGlite must load them.
+ */
+export const EMBEDDED_EXTENSIONS: PGliteOptions['extensions'] = { btree_gin, pg_trgm };
 
 /**
  * PostgreSQL's memory inside PGlite, sized for one connection in a laptop or a 512 MB container.

@@ -1,6 +1,10 @@
 // GET /public/v1/job-listings?q=: search by position (as written or translated), with exact totals,
 // page/size and cursor paging, and 422 on a bad q.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/client.ts';
+import { positionContains } from '../../src/modules/job-listings/repo.ts';
+import { jobListings } from '../../src/modules/job-listings/tables.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { api, MINIMAL } from './helpers.ts';
 
@@ -117,5 +121,34 @@ describe('GET /public/v1/job-listings?q=', () => {
       expect(res.json()).toMatchObject({ status: 422, error: 'VALIDATION_ERROR', details: [expect.objectContaining({ field: 'q' })] });
     }
     expect((await list(`q=${'a'.repeat(200)}`)).statusCode).toBe(200);
+  });
+
+  it('is answered by the trigram indexes of migration 0041 (position and its translations) once a company has many listings', async () => {
+    // Thousands of listings and translations, in a transaction undone at the end: the plan the
+    // search gets with them, not with the handful above (which any plan reads in no time).
+    let plan: unknown;
+    const undone = await t.database.db
+      .transaction(async (tx) => {
+        await queryRows(tx, sql`insert into job_listings (id, company_id, status, language, position, position_type, work_place_type, created_at, updated_at)
+          select gen_random_uuid(), ${tenant.companyId}, 'ACTIVE', 'en', 'Filler position ' || i, 'FULL_TIME', 'REMOTE', now(), now() from generate_series(1, 20000) i`);
+        await queryRows(tx, sql`insert into job_listing_translations (id, job_listing_id, language, field, source_text, text, translation_type, created_at)
+          select gen_random_uuid(), id, 'de', 'position', position, 'Füllstelle ' || position, 'HUMAN', now() from job_listings where company_id = ${tenant.companyId} and position like 'Filler%'`);
+        // What autovacuum does after a bulk insert: the GIN indexes' pending lists merged in.
+        await queryRows(tx, sql`select gin_clean_pending_list('job_listings_company_position_trgm_idx'::regclass)`);
+        await queryRows(tx, sql`select gin_clean_pending_list('job_listing_translations_position_trgm_idx'::regclass)`);
+        await queryRows(tx, sql`analyze job_listings`);
+        await queryRows(tx, sql`analyze job_listing_translations`);
+        plan = await queryRows<Record<string, unknown>>(
+          tx,
+          sql`explain (format json) select count(*) from ${jobListings} where ${jobListings.companyId} = ${tenant.companyId} and ${jobListings.status} = 'ACTIVE'
+            and ${positionContains(sql`${tenant.companyId}`, sql`${'%welder%'}`)}`,
+        );
+        tx.rollback();
+      })
+      .then(() => false, (error: unknown) => (error as Error).message === 'Rollback');
+    expect(undone).toBe(true);
+    const text = JSON.stringify(plan);
+    expect(text).toContain('job_listings_company_position_trgm_idx');
+    expect(text).toContain('job_listing_translations_position_trgm_idx');
   });
 });

@@ -1,6 +1,6 @@
 // SQL of the job listings module. Every query that starts from a request filters by company.
 import { and, asc, eq, getTableColumns, inArray, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { PgDialect, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import { alias, PgDialect, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { queryRows, queryStatement, type Db } from '../../db/client.ts';
 import { selectList } from '../../db/select-list.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
@@ -208,16 +208,23 @@ const AFTER_PLACEHOLDERS = [value('afterKey'), value('afterId')] as unknown as S
 const PAGE_FLAGS = ['statuses', 'updatedSince', 'search', 'after'] as const;
 type PageShape = Record<(typeof PAGE_FLAGS)[number], boolean>;
 
+/** The listing a translation is of, in positionContains (which also reads the listings it filters). */
+const translatedListing = alias(jobListings, 'translated_listing');
+
 /**
  * The position contains the text bound to `pattern` (a LIKE pattern, see likePattern),
  * case-insensitively, as written or in a stored translation of it (docs/decisions.md, "Job
  * listings"). A translation counts only while its original is still the listing's position.
+ * Written so that both halves are index scans (migration 0041's trigram indexes): the position's
+ * ILIKE as is, the translations' matches of the company found once (an array, not a subquery per
+ * listing), so the planner ORs the two bitmaps. Exported for the plan test only.
  */
-function positionContains(pattern: Placeholder | SQL) {
+export function positionContains(companyId: Placeholder | SQL, pattern: Placeholder | SQL) {
   const t = jobListingTranslations;
-  return sql`(${jobListings.position} ILIKE ${pattern} OR EXISTS (
-    SELECT 1 FROM ${t} WHERE ${t.jobListingId} = ${jobListings.id} AND ${t.field} = 'position'
-      AND ${t.sourceText} = ${jobListings.position} AND ${t.text} ILIKE ${pattern}))`;
+  const l = translatedListing;
+  return sql`(${jobListings.position} ILIKE ${pattern} OR ${jobListings.id} = any(array(
+    SELECT ${t.jobListingId} FROM ${t} JOIN ${jobListings} ${l} ON ${l.id} = ${t.jobListingId} AND ${l.position} = ${t.sourceText}
+      WHERE ${t.field} = 'position' AND ${t.text} ILIKE ${pattern} AND ${l.companyId} = ${companyId})))`;
 }
 
 /** `text` as a LIKE pattern matching it anywhere; its own wildcards match only themselves. */
@@ -239,7 +246,7 @@ function pageStatement(shape: PageShape): SQL {
     eq(jobListings.companyId, value('companyId')),
     shape.statuses ? sql`${jobListings.status} = any(${value('statuses')}::text[])` : sql`${jobListings.status} <> 'ARCHIVED'`,
     shape.updatedSince ? sql`${jobListings.updatedAt} >= ${value('updatedSince')}::timestamptz` : undefined,
-    shape.search ? positionContains(value('pattern')) : undefined,
+    shape.search ? positionContains(value('companyId'), value('pattern')) : undefined,
   )!;
   const total =
     shape.updatedSince || shape.search
@@ -472,7 +479,7 @@ export async function listActiveListingRows(
     filter.positionType === undefined ? undefined : eq(jobListings.positionType, filter.positionType),
     filter.country === undefined ? undefined : eq(jobListings.addressCountry, filter.country),
     filter.sectorId === undefined ? undefined : eq(jobListings.sectorId, filter.sectorId),
-    filter.q === undefined ? undefined : positionContains(sql`${likePattern(filter.q)}`),
+    filter.q === undefined ? undefined : positionContains(sql`${filter.companyId}`, sql`${likePattern(filter.q)}`),
   )!;
   const filtered = filter.workPlaceType ?? filter.positionType ?? filter.country ?? filter.sectorId ?? filter.q;
   const sortKeys = [jobListings.createdAt, jobListings.id];
