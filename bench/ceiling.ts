@@ -58,7 +58,8 @@ const MOVE = `with old as (
     (select count(*)::int from notified) as notified
   from moved
   union all
-  select a.*, 0 from applications a where a.company_id = $1 and a.id = $2 and not exists (select 1 from moved)`;
+  select a.id, a.company_id, a.job_listing_id, a.candidate_id, a.status, a.source, a.cover_letter, a.applied_at, a.updated_at, a.furthest_stage, 0
+  from applications a where a.company_id = $1 and a.id = $2 and not exists (select 1 from moved)`;
 
 /** Ceiling (c)'s read of what the answer embeds: $1 company, $2 listing, $3 candidate. */
 const EMBEDDED = `select to_jsonb(l) as listing, to_jsonb(c) as candidate

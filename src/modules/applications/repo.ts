@@ -252,7 +252,10 @@ const isKept = (shape: Pick<PageShape, 'jobListingId' | 'candidateId' | 'updated
  * statement; the total is the kept count when the filters are ones it keeps (none, or statuses),
  * else a count through the filters' indexes. The total comes as a row of its own (a left join), so
  * a page past the end still answers it. Built once per shape from tables.ts, its values bound by
- * name when it runs.
+ * name when it runs. Each row's candidate is looked up by id in a lateral subquery whose `limit 1`
+ * keeps PostgreSQL from flattening it into a join: a plan made once (planOnce) does not know the
+ * page's limit, and as a plain join it hashed every candidate of the company (42 ms at 100,000
+ * candidates, against 0.2 ms looked up by id).
  */
 function pageStatement(shape: PageShape): SQL {
   const where = and(
@@ -282,7 +285,7 @@ function pageStatement(shape: PageShape): SQL {
   const direction = sql.raw(ordering.direction);
   const sortedBy = shape.sync ? sql`p."updatedAt"` : sql`p."appliedAt"`;
   return sql`select t.total, p.*, ${sql.raw(CANDIDATE_COLUMNS)} from (select ${total} as total) t left join lateral (${rows}) p on true
-        left join candidate_summaries c on c.id = p."candidateId" and c.company_id = ${value('companyId')}
+        left join lateral (select * from candidate_summaries c where c.id = p."candidateId" and c.company_id = ${value('companyId')} limit 1) c on true
         order by ${sortedBy} ${direction}, p.id ${direction}`;
 }
 
