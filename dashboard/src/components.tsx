@@ -1,11 +1,11 @@
 // The shapes every page repeats, written once: an action with its busy and error state, the
 // Cancel/Submit row, a confirmation dialog, a success notice, a data table with its loading, empty
 // and error states, the pager under it, and groups of form fields (also repeated rows). Pages stay small and behave alike.
-import { ActionIcon, Alert, Button, Code, CopyButton, Group, Modal, Pagination, Paper, Stack, Table, Text, type ButtonProps, type MantineSize } from '@mantine/core';
+import { ActionIcon, Alert, Button, Code, CopyButton, Group, Modal, Pagination, Paper, Stack, Switch, Table, Text, type ButtonProps, type MantineSize } from '@mantine/core';
 import { useCallback, useState, type CSSProperties, type ReactNode } from 'react';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Loaded } from './api';
-import { Empty, ErrorMessage, LoadState, ScrollTable } from './ui';
+import { Empty, ErrorMessage, LoadState, ScrollTable, useIsAdmin } from './ui';
 import { plural } from './labels';
 
 export interface Action {
@@ -279,6 +279,33 @@ export function ResourceTable<T>({
         )
       }
     </LoadState>
+  );
+}
+
+/** An on/off setting of a settings form: an admin changes it, a member reads it. */
+export function SettingSwitch({ label, description, checked, onChange }: { label: string; description?: string; checked: boolean; onChange: (checked: boolean) => void }) {
+  const isAdmin = useIsAdmin();
+  return <Switch label={label} description={description} checked={checked} onChange={(event) => onChange(event.currentTarget.checked)} disabled={!isAdmin} />;
+}
+
+/**
+ * The end of a settings form: the save's error, "Saved.", and the save button for an admin (a
+ * member is told only an admin changes these settings).
+ */
+export function SettingsSave({ saving, saved, submitLabel, onSubmit, disabled }: { saving: Action; saved: boolean; submitLabel: string; onSubmit: () => void; disabled?: boolean }) {
+  const isAdmin = useIsAdmin();
+  return (
+    <>
+      <ErrorMessage error={saving.error} title="Could not save" />
+      <Notice>{saved && 'Saved.'}</Notice>
+      {isAdmin ? (
+        <FormActions submitLabel={submitLabel} onSubmit={onSubmit} busy={saving.busy} disabled={disabled} />
+      ) : (
+        <Text size="sm" c="dimmed">
+          Only an admin can change these settings.
+        </Text>
+      )}
+    </>
   );
 }
 

@@ -1268,7 +1268,9 @@ export interface paths {
         };
         /**
          * Read the company's settings
-         * @description A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted.
+         * @description The company's settings, its job board's included (`board`: as GET /settings/company/board answers it).
+         *
+         *     A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted.
          */
         get: operations["getCompanySettings"];
         put?: never;
@@ -1278,7 +1280,7 @@ export interface paths {
         head?: never;
         /**
          * Change the company's settings
-         * @description Name, default language (BCP 47), whether listings need review and whether a move to REJECTED needs a rejection reason. Turning review on sends listings published from then on to UNDER_REVIEW; turning it off leaves listings already waiting there until an ADMIN approves or rejects them.
+         * @description Name, default language (BCP 47), whether listings need review and whether a move to REJECTED needs a rejection reason. Turning review on sends listings published from then on to UNDER_REVIEW; turning it off leaves listings already waiting there until an ADMIN approves or rejects them. `board` changes the job board's settings with them, as PATCH /settings/company/board does (fields left out keep their value; a failing field is named `board.<field>` in `details`): all or nothing, so a slug another company has (409) or a board turned on without a slug (422) leaves every field as it was.
          *
          *     A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted. Only a company ADMIN may call it (403 otherwise).
          */
@@ -1294,7 +1296,9 @@ export interface paths {
         };
         /**
          * Read the company's job board settings
-         * @description A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted.
+         * @description The same settings as the `board` of GET /settings/company.
+         *
+         *     A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted.
          */
         get: operations["getBoardSettings"];
         put?: never;
@@ -1304,7 +1308,7 @@ export interface paths {
         head?: never;
         /**
          * Change the company's job board settings
-         * @description Fields left out keep their value; null clears one. The slug: 3 to 50 lower-case letters, digits and single hyphens, not a reserved word (422), not another company's (409). The board can be on (`enabled`) only with a slug (422). `accentColor` #rrggbb, `privacyPolicyUrl` https. `intro` replaces every intro text.
+         * @description The same settings as the `board` of PATCH /settings/company. Fields left out keep their value; null clears one. The slug: 3 to 50 lower-case letters, digits and single hyphens, not a reserved word (422), not another company's (409). The board can be on (`enabled`) only with a slug (422). `accentColor` #rrggbb, `privacyPolicyUrl` https. `intro` replaces every intro text.
          *
          *     A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted. Only a company ADMIN may call it (403 otherwise).
          */
@@ -2524,6 +2528,31 @@ export interface components {
              */
             expiresAt: string;
         };
+        /** @description The company's public job board and careers pages. */
+        BoardSettings: {
+            /** @description The board's address (/boards/{slug}, /careers/{slug}); null until chosen */
+            slug: string | null;
+            /** @description Whether the board and careers pages answer (off: 404 there). Can be on only with a slug. */
+            enabled: boolean;
+            /** @description The name the board shows; null: the company's name */
+            publicName: string | null;
+            /** @description Intro text by language (BCP 47 tag) */
+            intro: {
+                [key: string]: string;
+            };
+            /** @description Where the logo is served publicly (null: none, or no slug yet) */
+            logoUrl: string | null;
+            /** @description #rrggbb */
+            accentColor: string | null;
+            /** @description https link to the company's privacy policy, shown on the apply form */
+            privacyPolicyUrl: string | null;
+            /** @description Whether the board shows the listings' salaries (off by default) */
+            showSalary: boolean;
+            /** @description Whether applications must pass a CAPTCHA (the server's CAPTCHA_SECRET is set); not a company setting */
+            captchaEnabled: boolean;
+            /** @description Last change; null: never set up */
+            updatedAt: string | null;
+        };
         /** @description The company's settings. */
         CompanySettings: {
             /** Format: uuid */
@@ -2539,6 +2568,7 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            board: components["schemas"]["BoardSettings"];
         };
         /** @description One of the company's reasons for rejecting a candidate (REJECTED) or for their withdrawal (WITHDRAWN). */
         RejectionReason: {
@@ -2569,31 +2599,6 @@ export interface components {
              * @enum {unknown}
              */
             kind: "REJECTION" | "WITHDRAWAL";
-        };
-        /** @description The company's public job board and careers pages. */
-        BoardSettings: {
-            /** @description The board's address (/boards/{slug}, /careers/{slug}); null until chosen */
-            slug: string | null;
-            /** @description Whether the board and careers pages answer (off: 404 there). Can be on only with a slug. */
-            enabled: boolean;
-            /** @description The name the board shows; null: the company's name */
-            publicName: string | null;
-            /** @description Intro text by language (BCP 47 tag) */
-            intro: {
-                [key: string]: string;
-            };
-            /** @description Where the logo is served publicly (null: none, or no slug yet) */
-            logoUrl: string | null;
-            /** @description #rrggbb */
-            accentColor: string | null;
-            /** @description https link to the company's privacy policy, shown on the apply form */
-            privacyPolicyUrl: string | null;
-            /** @description Whether the board shows the listings' salaries (off by default) */
-            showSalary: boolean;
-            /** @description Whether applications must pass a CAPTCHA (the server's CAPTCHA_SECRET is set); not a company setting */
-            captchaEnabled: boolean;
-            /** @description Last change; null: never set up */
-            updatedAt: string | null;
         };
         /**
          * @description Who did it
@@ -24559,7 +24564,19 @@ export interface operations {
                      *       "requiresListingReview": true,
                      *       "requiresRejectionReason": true,
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
-                     *       "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "board": {
+                     *         "slug": "Example text",
+                     *         "enabled": true,
+                     *         "publicName": "Example text",
+                     *         "intro": {},
+                     *         "logoUrl": "https://hooks.example.com/recruiting",
+                     *         "accentColor": "#0b5fff",
+                     *         "privacyPolicyUrl": "https://hooks.example.com/recruiting",
+                     *         "showSalary": true,
+                     *         "captchaEnabled": true,
+                     *         "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["CompanySettings"];
@@ -24744,6 +24761,19 @@ export interface operations {
                     defaultLanguage?: string;
                     requiresListingReview?: boolean;
                     requiresRejectionReason?: boolean;
+                    /** @description The job board's settings, as PATCH /settings/company/board takes them; written with the other fields, all or nothing */
+                    board?: {
+                        slug?: string | null;
+                        enabled?: boolean;
+                        publicName?: string | null;
+                        /** @description Replaces every intro text: BCP 47 tag -> text (an empty text removes that language) */
+                        intro?: {
+                            [key: string]: string;
+                        };
+                        accentColor?: string | null;
+                        privacyPolicyUrl?: string | null;
+                        showSalary?: boolean;
+                    };
                 };
             };
         };
@@ -24765,7 +24795,19 @@ export interface operations {
                      *       "requiresListingReview": true,
                      *       "requiresRejectionReason": true,
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
-                     *       "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "board": {
+                     *         "slug": "Example text",
+                     *         "enabled": true,
+                     *         "publicName": "Example text",
+                     *         "intro": {},
+                     *         "logoUrl": "https://hooks.example.com/recruiting",
+                     *         "accentColor": "#0b5fff",
+                     *         "privacyPolicyUrl": "https://hooks.example.com/recruiting",
+                     *         "showSalary": true,
+                     *         "captchaEnabled": true,
+                     *         "updatedAt": "2026-03-02T09:30:00.000Z"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["CompanySettings"];
@@ -24827,6 +24869,27 @@ export interface operations {
                      *       "status": 403,
                      *       "error": "FORBIDDEN",
                      *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/company"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/company"
                      *     }

@@ -13,7 +13,7 @@ import { updateBoardSettings } from '../../src/modules/companies/service.ts';
 import { updateJobListing, putJobListingTranslation } from '../../src/modules/job-listings/service.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 import { expectErrorEnvelope } from '../helpers/envelope.ts';
-import { countEvents, countRows, eventsOf, makeListing } from '../helpers/factories.ts';
+import { countEvents, countRows, enableBoard, eventsOf, makeListing } from '../helpers/factories.ts';
 import { multipartBody, SAMPLES } from '../documents/samples.ts';
 
 let t: TestApp;
@@ -33,9 +33,7 @@ beforeAll(async () => {
   companyId = (await t.tenant()).companyId;
   otherCompanyId = (await t.tenant()).companyId;
   slug = unique('acme');
-  await updateBoardSettings(t.ctx, companyId, {
-    slug,
-    enabled: true,
+  await enableBoard(t, companyId, slug, {
     publicName: 'Acme Careers',
     intro: { en: 'Work with us', de: 'Arbeite mit uns' },
     accentColor: '#AA3300',
@@ -98,7 +96,7 @@ describe('reading a board', () => {
   it('shows the salary once the company says so', async () => {
     const second = unique('pay');
     const owner = (await t.tenant()).companyId;
-    await updateBoardSettings(t.ctx, owner, { slug: second, enabled: true, showSalary: true });
+    await enableBoard(t, owner, second, { showSalary: true });
     const id = await makeListing(t, owner);
     await updateJobListing(t.ctx, owner, id, { currency: 'EUR', salaryBase: 50000 });
     expect((await get(`/boards/${second}/jobs/${id}`)).json()).toMatchObject({ currency: 'EUR', salaryBase: 50000 });
@@ -288,7 +286,7 @@ describe('limits and CAPTCHA', () => {
     });
     const owner = (await limited.tenant()).companyId;
     boardSlug = unique('limited');
-    await updateBoardSettings(limited.ctx, owner, { slug: boardSlug, enabled: true });
+    await enableBoard(limited, owner, boardSlug);
     listing = await makeListing(limited, owner);
   });
   afterAll(async () => {

@@ -4,6 +4,7 @@ import xml from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateBoardSettings } from '../../src/modules/companies/service.ts';
 import { closeJobListing, createJobListing, publishJobListing, putJobListingTranslation } from '../../src/modules/job-listings/service.ts';
+import { enableBoard } from '../helpers/factories.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 import { assertGoogleJobPosting } from './job-posting-rules.ts';
 
@@ -37,16 +38,14 @@ beforeAll(async () => {
   t = await buildTestApp({ BASE_URL: 'https://jobs.example.com' });
   companyId = (await t.tenant()).companyId;
   otherCompanyId = (await t.tenant()).companyId;
-  await updateBoardSettings(t.ctx, companyId, {
-    slug,
-    enabled: true,
+  await enableBoard(t, companyId, slug, {
     publicName: 'Acme & Co',
     intro: { en: 'We make anvils.', de: 'Wir bauen Ambosse.' },
     accentColor: '#0b7285',
     privacyPolicyUrl: 'https://acme.example/privacy',
     showSalary: true,
   });
-  await updateBoardSettings(t.ctx, otherCompanyId, { slug: 'other-careers', enabled: true });
+  await enableBoard(t, otherCompanyId, 'other-careers');
   ids.backend = await listing(companyId, {
     position: 'Backend engineer',
     address: { city: 'Berlin', country: 'DE', street: 'Hauptstr. 1', postalCode: '10115' },

@@ -6,11 +6,11 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { updateBoardSettings } from '../../src/modules/companies/service.ts';
 import { createJobListing, publishJobListing, putJobListingTranslation } from '../../src/modules/job-listings/service.ts';
 import { runWebhookWorkerOnce } from '../../src/modules/webhooks/delivery-worker.ts';
 import { createWebhookTransport } from '../../src/modules/webhooks/transport.ts';
 import { SAMPLES } from '../documents/samples.ts';
+import { enableBoard } from '../helpers/factories.ts';
 import { startListeningApp, type ListeningApp } from '../identity/server.ts';
 import { checkPage, launch, type Driver } from '../dashboard/browser.ts';
 
@@ -42,9 +42,7 @@ beforeAll(async () => {
   const tenant = await t.tenant();
   companyId = tenant.companyId;
   apiHeaders = { ...tenant.headers, 'content-type': 'application/json' };
-  await updateBoardSettings(t.ctx, companyId, {
-    slug,
-    enabled: true,
+  await enableBoard(t, companyId, slug, {
     publicName: 'Zeitwerk GmbH',
     intro: { en: 'We build clocks that keep time.', de: 'Wir bauen Uhren, die die Zeit halten.' },
     accentColor: '#ffd43b',

@@ -1,7 +1,9 @@
 // /settings/company/board over HTTP with real users' access tokens: any member reads, only an
 // ADMIN changes; the slug's rules (format, reserved words, unique: 409), a board on only with a
 // slug, the accent colour and privacy link; the logo (PNG stored and served publicly with nosniff,
-// SVG and other bytes refused 415 whatever the Content-Type says, the old logo removed).
+// SVG and other bytes refused 415 whatever the Content-Type says, the old logo removed). The same
+// settings as /settings/company's `board`: read and changed with the company's fields, all or
+// nothing (a refused board leaves the company's fields too).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorEnvelope } from '../helpers/envelope.ts';
 import { dashboardBearer } from '../identity/oauth-client.ts';
@@ -103,5 +105,57 @@ describe('/settings/company/board', () => {
     const removed = await server.app.inject({ method: 'DELETE', url: LOGO, headers: admin });
     expect(removed.json().logoUrl).toBeNull();
     expect((await server.app.inject({ method: 'GET', url: `/boards/${slug}/logo` })).statusCode).toBe(404);
+  });
+});
+
+describe('/settings/company carries the board settings', () => {
+  const COMPANY = '/settings/company';
+  const patchCompany = (headers: Record<string, string>, payload: object) => server.app.inject({ method: 'PATCH', url: COMPANY, headers, payload });
+  const readCompany = async (headers: Record<string, string>) => (await server.app.inject({ method: 'GET', url: COMPANY, headers })).json();
+
+  it('GET shows the board as the sub-resource does; PATCH with board changes both; a MEMBER is refused', async () => {
+    const owner = await dashboardBearer(server, unique('owner'));
+    const first = await server.app.inject({ method: 'GET', url: COMPANY, headers: owner });
+    expect(first.statusCode).toBe(200);
+    expect(first.json().board).toEqual((await server.app.inject({ method: 'GET', url: PATH, headers: owner })).json());
+    expect(first.json().board).toMatchObject({ slug: null, enabled: false, captchaEnabled: false });
+
+    const slug = uniqueSlug('together');
+    const changed = await patchCompany(owner, { name: 'Together GmbH', board: { slug, enabled: true, accentColor: '#AA0000', intro: { de: 'Hallo' } } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toMatchObject({ name: 'Together GmbH', board: { slug, enabled: true, accentColor: '#aa0000', intro: { de: 'Hallo' }, captchaEnabled: false } });
+    expect((await server.app.inject({ method: 'GET', url: PATH, headers: owner })).json()).toEqual(changed.json().board);
+    expect((await server.app.inject({ method: 'GET', url: `/boards/${slug}` })).json()).toMatchObject({ name: 'Together GmbH' });
+    // Only the board: the company's fields stay; fields left out of the board stay too.
+    expect((await patchCompany(owner, { board: { showSalary: true } })).json()).toMatchObject({ name: 'Together GmbH', board: { slug, enabled: true, showSalary: true } });
+
+    expectErrorEnvelope(await patchCompany(member, { board: { enabled: false } }), 403, 'FORBIDDEN', COMPANY);
+    expectErrorEnvelope(await patchCompany(member, { name: 'Taken over', board: { slug: uniqueSlug('mine') } }), 403, 'FORBIDDEN', COMPANY);
+  });
+
+  it('refuses a bad board with each failing field named, and leaves the company fields as they were (422, 409)', async () => {
+    const owner = await dashboardBearer(server, unique('owner'));
+    expect((await patchCompany(owner, { name: 'Before' })).statusCode).toBe(200);
+
+    const bad = expectErrorEnvelope(await patchCompany(owner, { name: '  ', board: { slug: 'Bad Slug', accentColor: 'red' } }), 422, 'VALIDATION_ERROR', COMPANY);
+    expect(bad.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: 'name' }), expect.objectContaining({ field: 'board.slug' }), expect.objectContaining({ field: 'board.accentColor' })]),
+    );
+    expect(expectErrorEnvelope(await patchCompany(owner, { name: 'After', board: { slug: 'admin' } }), 422, 'VALIDATION_ERROR', COMPANY).details).toEqual([
+      expect.objectContaining({ field: 'board.slug' }),
+    ]);
+    expect(expectErrorEnvelope(await patchCompany(owner, { board: { nonsense: true } }), 422, 'VALIDATION_ERROR', COMPANY).details).toEqual([
+      expect.objectContaining({ field: 'board.nonsense' }),
+    ]);
+    // Refused once the company's fields are written, in the same transaction: nothing of it stays.
+    expect(expectErrorEnvelope(await patchCompany(owner, { name: 'After', board: { enabled: true } }), 422, 'VALIDATION_ERROR', COMPANY).details).toEqual([
+      expect.objectContaining({ field: 'board.enabled' }),
+    ]);
+    const taken = uniqueSlug('taken');
+    expect((await patchCompany(stranger, { board: { slug: taken } })).statusCode).toBe(200);
+    expect(expectErrorEnvelope(await patchCompany(owner, { name: 'After', requiresListingReview: true, board: { slug: taken, publicName: 'Mine' } }), 409, 'CONFLICT', COMPANY).details).toEqual([
+      expect.objectContaining({ field: 'board.slug' }),
+    ]);
+    expect(await readCompany(owner)).toMatchObject({ name: 'Before', requiresListingReview: false, board: { slug: null, enabled: false, publicName: null } });
   });
 });

@@ -1,7 +1,9 @@
 // Factories shared by test suites: listings made through the job listing service (the real rules),
-// and a count of outbox events, the witness that every change emitted exactly one event.
+// a company's job board turned on, and a count of outbox events, the witness that every change
+// emitted exactly one event.
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/client.ts';
+import { updateBoardSettings, type BoardSettingsPatch } from '../../src/modules/companies/service.ts';
 import {
   archiveJobListing,
   closeJobListing,
@@ -23,6 +25,11 @@ export async function makeListing(
   if (status === 'ARCHIVED') await archiveJobListing(t.ctx, companyId, listing.id);
   if (status === 'UNDER_REVIEW') throw new Error('not needed by these tests');
   return listing.id;
+}
+
+/** The company's public job board turned on at `slug` (the companies service's rules), with any other settings. */
+export async function enableBoard(t: TestApp, companyId: string, slug: string, settings: Omit<BoardSettingsPatch, 'slug' | 'enabled'> = {}): Promise<void> {
+  await updateBoardSettings(t.ctx, companyId, { ...settings, slug, enabled: true });
 }
 
 /** Outbox events of a company, optionally of one type. */

@@ -1,10 +1,10 @@
 // The careers page section of Settings: the public job board's slug, on/off, public name, intro
 // texts per language, logo, accent colour, privacy policy link and whether a CAPTCHA is asked
 // (/settings/company/board). Members read; an admin changes.
-import { Anchor, Badge, Button, Card, ColorInput, FileButton, Group, Image, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, ColorInput, FileButton, Group, Image, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { api, call, useLoad, type Schemas } from '../api';
-import { FormActions, Notice, useAction } from '../components';
+import { SettingsSave, SettingSwitch, useAction } from '../components';
 import { ErrorMessage, LoadState, useIsAdmin } from '../ui';
 
 type Board = Schemas['BoardSettings'];
@@ -96,12 +96,11 @@ function BoardForm({ board, onSaved }: { board: Board; onSaved: () => void }) {
           disabled={!isAdmin}
           maxLength={50}
         />
-        <Switch
+        <SettingSwitch
           label="Careers page is on"
           description="Off: the careers page and the public job board answer 'not found'. Needs an address."
           checked={enabled}
-          onChange={(event) => setEnabled(event.currentTarget.checked)}
-          disabled={!isAdmin}
+          onChange={setEnabled}
         />
         <TextInput label="Public name" description="Shown instead of the company name when set." value={publicName} onChange={(event) => setPublicName(event.currentTarget.value)} disabled={!isAdmin} maxLength={200} />
         {languages.map((language) => (
@@ -128,7 +127,7 @@ function BoardForm({ board, onSaved }: { board: Board; onSaved: () => void }) {
           disabled={!isAdmin}
           maxLength={2000}
         />
-        <Switch label="Show salaries" checked={showSalary} onChange={(event) => setShowSalary(event.currentTarget.checked)} disabled={!isAdmin} />
+        <SettingSwitch label="Show salaries" checked={showSalary} onChange={setShowSalary} />
         <Group>
           <Text size="sm">Logo</Text>
           {board.logoUrl ? <Image src={board.logoUrl} alt="Current logo" h={40} w="auto" fit="contain" /> : <Text size="sm" c="dimmed">None</Text>}
@@ -152,15 +151,7 @@ function BoardForm({ board, onSaved }: { board: Board; onSaved: () => void }) {
             (set by the server's operator)
           </Text>
         </Text>
-        <ErrorMessage error={saving.error} title="Could not save" />
-        <Notice>{saved && 'Saved.'}</Notice>
-        {isAdmin ? (
-          <FormActions submitLabel="Save careers page" onSubmit={save} busy={saving.busy} />
-        ) : (
-          <Text size="sm" c="dimmed">
-            Only an admin can change these settings.
-          </Text>
-        )}
+        <SettingsSave saving={saving} saved={saved} submitLabel="Save careers page" onSubmit={save} />
       </Stack>
     </Card>
   );

@@ -1,7 +1,7 @@
-import { Badge, Button, Card, Group, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { api, call, useLoad, type Schemas } from '../api';
-import { ConfirmDialog, FormActions, Notice, ResourceTable, useAction } from '../components';
+import { ConfirmDialog, Notice, ResourceTable, SettingsSave, SettingSwitch, useAction } from '../components';
 import { languageOptions } from '../labels';
 import { ErrorMessage, formatDate, LoadState, Page, PageHeader, timeAgo, useIsAdmin, useSession } from '../ui';
 import { CareersSettings } from './CareersSettings';
@@ -41,29 +41,19 @@ function CompanyForm({ company, onSaved }: { company: Schemas['CompanySettings']
         </Title>
         <TextInput label="Company name" value={name} onChange={(event) => setName(event.currentTarget.value)} disabled={!isAdmin} maxLength={200} />
         <Select label="Default language of new listings" data={languages} searchable nothingFoundMessage="No language by that name" value={language} onChange={setLanguage} disabled={!isAdmin} allowDeselect={false} />
-        <Switch
+        <SettingSwitch
           label="Listings need review"
           description="Publishing a listing sends it to the review queue until an admin approves or rejects it."
           checked={review}
-          onChange={(event) => setReview(event.currentTarget.checked)}
-          disabled={!isAdmin}
+          onChange={setReview}
         />
-        <Switch
+        <SettingSwitch
           label="Rejecting needs a reason"
           description="Moving an application to Rejected asks for one of the company's rejection reasons."
           checked={reasonRequired}
-          onChange={(event) => setReasonRequired(event.currentTarget.checked)}
-          disabled={!isAdmin}
+          onChange={setReasonRequired}
         />
-        <ErrorMessage error={saving.error} title="Could not save" />
-        <Notice>{saved && 'Saved.'}</Notice>
-        {isAdmin ? (
-          <FormActions submitLabel="Save company settings" onSubmit={save} busy={saving.busy} disabled={!name.trim()} />
-        ) : (
-          <Text size="sm" c="dimmed">
-            Only an admin can change these settings.
-          </Text>
-        )}
+        <SettingsSave saving={saving} saved={saved} submitLabel="Save company settings" onSubmit={save} disabled={!name.trim()} />
       </Stack>
     </Card>
   );

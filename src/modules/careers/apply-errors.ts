@@ -26,6 +26,7 @@ const FIELD_NAMES: Record<string, ApplyField> = {
   links: 'links',
   consent: 'consent',
   privacyConsent: 'consent',
+  captchaToken: 'captcha',
 };
 
 const FIELD_LABELS: Record<ApplyField, MessageKey> = {
@@ -37,6 +38,7 @@ const FIELD_LABELS: Record<ApplyField, MessageKey> = {
   coverLetter: 'coverLetter',
   links: 'links',
   consent: 'consent',
+  captcha: 'captcha',
 };
 
 export interface ApplyErrors {
@@ -62,9 +64,10 @@ export function applyErrorsOf(error: DomainError, t: Translate): ApplyErrors {
       break;
     case 'VALIDATION_ERROR': {
       const details = error.details ?? [];
-      // The honeypot filled (no detail), the form token too young, too old or foreign, a CAPTCHA
-      // refused: one message that tells a person what to do and a bot nothing.
-      if (details.length === 0 || details.some((detail) => detail.field === 'formToken' || detail.field === 'captchaToken')) {
+      // The honeypot filled (no detail), the form token too young, too old or foreign: one message
+      // that tells a person what to do and a bot nothing. (A CAPTCHA missing, refused or not
+      // checked in time is the captcha field's: complete it again.)
+      if (details.length === 0 || details.some((detail) => detail.field === 'formToken')) {
         formErrors.push(t('errExpired'));
         break;
       }
@@ -73,6 +76,7 @@ export function applyErrorsOf(error: DomainError, t: Translate): ApplyErrors {
         const field = FIELD_NAMES[detail.field.split(/[.[]/)[0]];
         if (!field) continue;
         if (field === 'consent') fieldErrors.consent = t('errConsent');
+        else if (field === 'captcha') fieldErrors.captcha = t('errCaptcha');
         else if (field === 'resume') fieldErrors.resume = t('errBadFile');
         else fieldErrors[field] ??= t('errField', { field: t(FIELD_LABELS[field]).replace(/\s*\(.*\)$/, '') });
       }

@@ -36,4 +36,12 @@ describe('applyErrorsOf', () => {
     expect(applyErrorsOf(new ValidationError([], 'The application could not be accepted'), en).formErrors).toEqual([en('errExpired')]);
     expect(applyErrorsOf(new ValidationError([{ field: 'formToken', message: 'too quickly' }]), de).formErrors).toEqual([de('errExpired')]);
   });
+
+  it('asks to complete the CAPTCHA again at its place when it was missing, refused or not checked in time', () => {
+    expect(applyErrorsOf(new ValidationError([{ field: 'captchaToken', message: 'is required' }]), de)).toEqual({
+      status: 422,
+      formErrors: [],
+      fieldErrors: { captcha: de('errCaptcha') },
+    });
+  });
 });

@@ -4,7 +4,7 @@
 // its order, and this form's order puts the file last).
 import type { MultipartFile, MultipartValue } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { FORM_FIELDS, type ApplicationFormFields } from '../boards/form.ts';
+import { CAPTCHA_FIELD_ALIASES, FORM_FIELDS, type ApplicationFormFields } from '../boards/form.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { ApplyValues } from './html.ts';
 
@@ -47,7 +47,9 @@ export async function readApplyForm(request: FastifyRequest): Promise<PostedForm
       return { fields: fields as ApplicationFields, resume: { fileName: file.filename, content: file.file } };
     }
     const value = part as MultipartValue<unknown>;
-    if (KNOWN.has(value.fieldname) && typeof value.value === 'string' && !(value.fieldname in fields)) fields[value.fieldname] = value.value;
+    // The CAPTCHA widget names its answer's field itself (cf-turnstile-response, h-captcha-response).
+    const name: string = CAPTCHA_FIELD_ALIASES[value.fieldname] ?? value.fieldname;
+    if (KNOWN.has(name) && typeof value.value === 'string' && !(name in fields)) fields[name] = value.value;
   }
 }
 

@@ -1,7 +1,9 @@
 // The careers pages as plain template functions. Every text from a company or a candidate goes
 // through escapeHtml (or jsonForScript inside JSON-LD); nothing else is ever put in raw. No
-// script: the pages work with JavaScript off. Pure.
+// script, except the CAPTCHA provider's on a listing page when CAPTCHA is configured: the pages
+// work with JavaScript off (the Apply form then says the CAPTCHA needs it). Pure.
 import { escapeHtml } from '../../shared/html-page.ts';
+import { CAPTCHA_WIDGETS } from './captcha-widget.ts';
 import { isMessageKey, type LocaleFormats, type Translate, type UiLanguage } from './i18n.ts';
 import type { CareersBoard, CareersJob, CareersJobSummary, CareersUrls } from './model.ts';
 import { CAREERS_CSS_PATH } from './style.ts';
@@ -195,7 +197,7 @@ export interface ApplyValues {
   consent?: boolean;
 }
 
-export type ApplyField = 'firstName' | 'lastName' | 'email' | 'phone' | 'resume' | 'coverLetter' | 'links' | 'consent';
+export type ApplyField = 'firstName' | 'lastName' | 'email' | 'phone' | 'resume' | 'coverLetter' | 'links' | 'consent' | 'captcha';
 
 export interface ApplyForm {
   values: ApplyValues;
@@ -224,6 +226,22 @@ function fieldBlock(
   return `<div class="field"><label for="a-${field}">${escapeHtml(labelText)}</label>${control(attrs)}${
     hint ? `<p class="hint" id="h-${field}">${escapeHtml(hint)}</p>` : ''
   }${error ? `<p class="error" id="e-${field}">${escapeHtml(error)}</p>` : ''}</div>`;
+}
+
+/**
+ * The CAPTCHA widget (board.captcha set), as its provider documents it: the element and the script
+ * that renders it, with a line for those without JavaScript. Placed before the résumé, so the
+ * widget's answer is sent before the file.
+ */
+function captchaHtml(ctx: PageContext, form: ApplyForm): string {
+  const { t, board } = ctx;
+  if (!board.captcha) return '';
+  const widget = CAPTCHA_WIDGETS[board.captcha.provider];
+  const error = form.fieldErrors.captcha;
+  return `<div class="field captcha" role="group" aria-labelledby="a-captcha"${error ? ' aria-describedby="e-captcha"' : ''}><p class="label" id="a-captcha">${escapeHtml(t('captcha'))}</p>${widget.element(board.captcha.siteKey, ctx.ui)}<noscript><p class="hint">${escapeHtml(t('captchaNoScript'))}</p></noscript>${
+    error ? `<p class="error" id="e-captcha">${escapeHtml(error)}</p>` : ''
+  }</div>
+<script src="${escapeHtml(widget.script(ctx.ui))}" async defer></script>`;
 }
 
 export function applyFormHtml(ctx: PageContext, job: CareersJob, form: ApplyForm): string {
@@ -261,6 +279,7 @@ ${fieldBlock('links', t('links'), (attrs) => `<textarea ${attrs} maxlength="2000
   }><label for="a-consent">${escapeHtml(t('consent', { company: board.name }))}</label></div>${policy ? `<p class="hint">${policy}</p>` : ''}${
     consentError ? `<p class="error" id="e-consent">${escapeHtml(consentError)}</p>` : ''
   }</div>
+${captchaHtml(ctx, form)}
 ${fieldBlock('resume', t('resume'), (attrs) => `<input ${attrs} type="file" required accept=".pdf,.doc,.docx,.odt,.rtf,.txt">`, form)}
 <button type="submit">${escapeHtml(t('submit'))}</button>
 </form>`;

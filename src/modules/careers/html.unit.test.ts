@@ -3,6 +3,7 @@ import { board, job, urls } from '../../../test/careers/fixtures.ts';
 import { localeFormats, translator } from './i18n.ts';
 import { jobPage, listPage, paragraphsHtml, type ApplyForm, type PageContext } from './html.ts';
 import { jobPosting, jsonForScript } from './json-ld.ts';
+import { careersPolicy } from './csp.ts';
 import { accentRule } from './style.ts';
 
 function context(ui: 'en' | 'de' = 'en'): PageContext {
@@ -59,6 +60,33 @@ describe('jobPage', () => {
     expect(html).toContain('href="https://acme.example/privacy"');
     expect(html).toContain('name="formToken" value="token&lt;&gt;"');
     expect(html).toContain('enctype="multipart/form-data"');
+  });
+
+  it('carries the hCaptcha widget as hCaptcha documents it, in the page language, with a line for no JavaScript', () => {
+    const page = { ...context('de'), board: { ...board, captcha: { provider: 'hcaptcha' as const, siteKey: 'key"<' } } };
+    const html = jobPage(page, job(), { ...emptyForm, fieldErrors: { captcha: 'Bitte erneut' } }, undefined);
+    expect(html).toContain('<div class="h-captcha" data-sitekey="key&quot;&lt;"></div>');
+    expect(html).toContain('<script src="https://js.hcaptcha.com/1/api.js?hl=de" async defer></script>');
+    expect(html).toContain('<noscript><p class="hint">Die Spam-Prüfung dieses Formulars braucht JavaScript.');
+    expect(html).toContain('<p class="error" id="e-captcha">Bitte erneut</p>');
+    expect(html.indexOf('h-captcha')).toBeLessThan(html.lastIndexOf('name="resume"'));
+  });
+});
+
+describe('careersPolicy', () => {
+  it('allows no script and no other host without CAPTCHA; with it, exactly the provider\'s documented sources', () => {
+    const css = accentRule('#123456');
+    const off = careersPolicy(css);
+    expect(off).toMatch(/^default-src 'none'; style-src 'self' 'sha256-[^']+'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/);
+    const turnstile = careersPolicy(css, 'turnstile');
+    expect(turnstile).toContain('script-src https://challenges.cloudflare.com;');
+    expect(turnstile).toContain('frame-src https://challenges.cloudflare.com;');
+    expect(turnstile).not.toContain('connect-src');
+    expect(turnstile.replace(/ https:\/\/challenges\.cloudflare\.com/g, '').replace(/script-src; |frame-src; /g, '')).toBe(off);
+    const hcaptcha = careersPolicy(css, 'hcaptcha');
+    for (const directive of ['script-src', 'frame-src', 'connect-src']) expect(hcaptcha).toContain(`${directive} https://hcaptcha.com https://*.hcaptcha.com;`);
+    expect(hcaptcha).toMatch(/style-src 'self' 'sha256-[^']+' https:\/\/hcaptcha\.com https:\/\/\*\.hcaptcha\.com;/);
+    expect(hcaptcha).not.toContain('cloudflare');
   });
 });
 

@@ -1,5 +1,6 @@
 // What the careers pages show, as plain data: the routes fill it from the boards service, the
 // templates, JSON-LD and feeds read only it. Texts are already in the page's language.
+import type { CaptchaProvider } from '../boards/captcha.ts';
 import type { PositionType, WorkPlaceType } from '../reference-data/enums.ts';
 
 export interface CareersBoard {
@@ -13,6 +14,14 @@ export interface CareersBoard {
   /** #rrggbb */
   accentColor?: string;
   privacyPolicyUrl?: string;
+  /** The CAPTCHA the Apply form carries (the server's CAPTCHA_SECRET set); none: no CAPTCHA. */
+  captcha?: CareersCaptcha;
+}
+
+export interface CareersCaptcha {
+  provider: CaptchaProvider;
+  /** Public: the widget names it. */
+  siteKey: string;
 }
 
 export interface CareersAddress {

@@ -6,6 +6,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppInstance } from '../../http/app-instance.ts';
 import { DomainError } from '../../shared/errors.ts';
+import type { CaptchaProvider } from '../boards/captcha.ts';
 import { COUNTRY_CODES } from '../reference-data/countries.ts';
 import { applyErrorsOf } from './apply-errors.ts';
 import { CONSENT_FIELD, HONEYPOT_FIELD, readApplyForm, TOKEN_FIELD, valuesOf, type PostedForm } from './apply.ts';
@@ -73,11 +74,12 @@ export async function careersRoutes(app: AppInstance): Promise<void> {
     throwFileSizeLimit: false,
   });
 
-  function html(reply: FastifyReply, status: number, body: string, inlineCss: string | undefined, cache: string) {
+  /** An HTML page; `captcha`: the page carries that provider's widget (its sources join the policy). */
+  function html(reply: FastifyReply, status: number, body: string, inlineCss: string | undefined, cache: string, captcha?: CaptchaProvider) {
     return reply
       .code(status)
       .type('text/html; charset=utf-8')
-      .header('content-security-policy', careersPolicy(inlineCss))
+      .header('content-security-policy', careersPolicy(inlineCss, captcha))
       .header('cache-control', cache)
       .header('vary', 'Accept-Language')
       .header('referrer-policy', 'strict-origin-when-cross-origin')
@@ -165,7 +167,7 @@ export async function careersRoutes(app: AppInstance): Promise<void> {
     const posting = jobPosting(found.job, found.board, urls);
     const body = jobPage(page, found.job, form, posting ? jsonForScript(posting) : undefined);
     // The form carries its own start token: the page is not kept by shared caches.
-    return html(reply, again?.status ?? 200, body, page.accentCss, 'private, no-cache');
+    return html(reply, again?.status ?? 200, body, page.accentCss, 'private, no-cache', found.board.captcha?.provider);
   }
 
   async function closed(request: FastifyRequest<{ Params: JobParams }>, reply: FastifyReply) {

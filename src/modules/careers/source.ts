@@ -36,6 +36,7 @@ function toBoard(board: BoardView): CareersBoard {
     ...(board.logoUrl ? { logoUrl: board.logoUrl } : {}),
     ...(board.accentColor ? { accentColor: board.accentColor } : {}),
     ...(board.privacyPolicyUrl ? { privacyPolicyUrl: board.privacyPolicyUrl } : {}),
+    ...(board.captcha ? { captcha: board.captcha } : {}),
   };
 }
 

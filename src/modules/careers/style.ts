@@ -50,6 +50,7 @@ form.apply>h2:first-child{margin-top:0}
 [aria-invalid=true]{border-color:#b3261e;border-width:2px}
 .errors{border:2px solid #b3261e;background:#fff5f5;border-radius:10px;padding:12px 16px;margin:0 0 16px}
 .errors h2{margin:0 0 6px;font-size:1.1rem;color:#b3261e}
+.captcha .label{font-weight:600;font-size:.92rem;margin:0 0 4px}
 .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 .notice{background:#fff;border:1px solid #d8dee4;border-radius:10px;padding:24px}
 footer.site{max-width:960px;margin:0 auto;padding:0 16px 32px;font-size:.9rem;color:#424a53}

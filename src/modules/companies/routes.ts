@@ -11,7 +11,7 @@ import { LOGO_FORMATS, LOGO_MAX_BYTES } from './board-rules.ts';
 import {
   createRejectionReason,
   getBoardSettings,
-  getCompany,
+  getCompanySettings,
   removeBoardLogo,
   setBoardLogo,
   updateBoardSettings,
@@ -26,6 +26,11 @@ const anyMember = { scope: null, bearerOnly: true } as const;
 const adminOnly = { scope: null, bearerOnly: true, role: 'ADMIN' } as const;
 
 export async function companyRoutes(app: AppInstance): Promise<void> {
+  // Whether the server asks applicants for a CAPTCHA: shown with the board settings, not a company setting.
+  const captchaEnabled = Boolean(app.ctx.captcha);
+  const withCaptcha = <T extends object>(view: T) => ({ ...view, captchaEnabled });
+  const withBoardCaptcha = <T extends { board: object }>(view: T) => ({ ...view, board: withCaptcha(view.board) });
+
   app.get(
     '/settings/company',
     {
@@ -34,10 +39,11 @@ export async function companyRoutes(app: AppInstance): Promise<void> {
         operationId: 'getCompanySettings',
         tags: ['Company'],
         summary: "Read the company's settings",
+        description: "The company's settings, its job board's included (`board`: as GET /settings/company/board answers it).",
         response: { 200: Type.Ref('CompanySettings') },
       },
     },
-    async (request) => getCompany(app.ctx, principalOf(request).companyId),
+    async (request) => withBoardCaptcha(await getCompanySettings(app.ctx, principalOf(request).companyId)),
   );
 
   app.patch(
@@ -49,19 +55,17 @@ export async function companyRoutes(app: AppInstance): Promise<void> {
         tags: ['Company'],
         summary: "Change the company's settings",
         description:
-          'Name, default language (BCP 47), whether listings need review and whether a move to REJECTED needs a rejection reason. Turning review on sends listings published from then on to UNDER_REVIEW; turning it off leaves listings already waiting there until an ADMIN approves or rejects them.',
+          'Name, default language (BCP 47), whether listings need review and whether a move to REJECTED needs a rejection reason. Turning review on sends listings published from then on to UNDER_REVIEW; turning it off leaves listings already waiting there until an ADMIN approves or rejects them. `board` changes the job board\'s settings with them, as PATCH /settings/company/board does (fields left out keep their value; a failing field is named `board.<field>` in `details`): all or nothing, so a slug another company has (409) or a board turned on without a slug (422) leaves every field as it was.',
         body: UpdateCompanyBody,
-        response: { 200: Type.Ref('CompanySettings'), ...errorResponses([400, 415, 422]) },
+        response: { 200: Type.Ref('CompanySettings'), ...errorResponses([400, 409, 415, 422]) },
       },
     },
-    async (request) => updateCompanySettings(app.ctx, principalOf(request).companyId, request.body),
+    async (request) => withBoardCaptcha(await updateCompanySettings(app.ctx, principalOf(request).companyId, request.body)),
   );
 
   // The public job board's settings (docs/decisions.md, "Public job board"); the board itself is
-  // the boards module's.
-  const captchaEnabled = Boolean(app.ctx.captcha);
-  const withCaptcha = <T extends object>(view: T) => ({ ...view, captchaEnabled });
-
+  // the boards module's. The same settings as /settings/company's `board`, on their own (and the
+  // logo, which is bytes, only here).
   app.get(
     '/settings/company/board',
     {
@@ -70,6 +74,7 @@ export async function companyRoutes(app: AppInstance): Promise<void> {
         operationId: 'getBoardSettings',
         tags: ['Company'],
         summary: "Read the company's job board settings",
+        description: 'The same settings as the `board` of GET /settings/company.',
         response: { 200: Type.Ref('BoardSettings') },
       },
     },
@@ -85,7 +90,7 @@ export async function companyRoutes(app: AppInstance): Promise<void> {
         tags: ['Company'],
         summary: "Change the company's job board settings",
         description:
-          'Fields left out keep their value; null clears one. The slug: 3 to 50 lower-case letters, digits and single hyphens, not a reserved word (422), not another company\'s (409). The board can be on (`enabled`) only with a slug (422). `accentColor` #rrggbb, `privacyPolicyUrl` https. `intro` replaces every intro text.',
+          'The same settings as the `board` of PATCH /settings/company. Fields left out keep their value; null clears one. The slug: 3 to 50 lower-case letters, digits and single hyphens, not a reserved word (422), not another company\'s (409). The board can be on (`enabled`) only with a slug (422). `accentColor` #rrggbb, `privacyPolicyUrl` https. `intro` replaces every intro text.',
         body: UpdateBoardBody,
         response: { 200: Type.Ref('BoardSettings'), ...errorResponses([400, 409, 415, 422]) },
       },

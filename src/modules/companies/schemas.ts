@@ -16,18 +16,9 @@ export const CompanySettings = Type.Object(
     }),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
+    board: Type.Ref('BoardSettings'),
   },
   { $id: 'CompanySettings', description: "The company's settings." },
-);
-
-export const UpdateCompanyBody = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    defaultLanguage: Type.Optional(Type.String({ minLength: 2, maxLength: 35, description: 'BCP 47 tag, e.g. en or de-CH' })),
-    requiresListingReview: Type.Optional(Type.Boolean()),
-    requiresRejectionReason: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false, minProperties: 1 },
 );
 
 const Kind = Type.Enum(REJECTION_REASON_KINDS, {
@@ -114,4 +105,21 @@ export const UpdateBoardBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-export const companySchemas = [CompanySettings, RejectionReason, RejectionReasonRef, BoardSettings];
+export const UpdateCompanyBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    defaultLanguage: Type.Optional(Type.String({ minLength: 2, maxLength: 35, description: 'BCP 47 tag, e.g. en or de-CH' })),
+    requiresListingReview: Type.Optional(Type.Boolean()),
+    requiresRejectionReason: Type.Optional(Type.Boolean()),
+    board: Type.Optional(
+      Type.Object(UpdateBoardBody.properties, {
+        additionalProperties: false,
+        minProperties: 1,
+        description: 'The job board\'s settings, as PATCH /settings/company/board takes them; written with the other fields, all or nothing',
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const companySchemas = [BoardSettings, CompanySettings, RejectionReason, RejectionReasonRef];

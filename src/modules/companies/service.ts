@@ -127,30 +127,55 @@ export async function getCompany(ctx: ServiceContext, id: string): Promise<Compa
   return toCompanyView(row);
 }
 
-/** Company settings an admin may change (name, listing review, default language, whether rejecting needs a reason). */
-export async function updateCompanySettings(
-  ctx: ServiceContext,
-  id: string,
-  patch: {
-    name?: string | undefined;
-    requiresListingReview?: boolean | undefined;
-    defaultLanguage?: string | undefined;
-    requiresRejectionReason?: boolean | undefined;
-  },
-): Promise<CompanyView> {
+/** The company's settings as /settings/company answers them: the company's fields and its job board's. */
+export interface CompanySettingsView extends CompanyView {
+  board: BoardSettingsView;
+}
+
+export async function getCompanySettings(ctx: ServiceContext, id: string): Promise<CompanySettingsView> {
+  const company = await getCompany(ctx, id);
+  return { ...company, board: await getBoardSettings(ctx, id) };
+}
+
+export interface CompanySettingsPatch {
+  name?: string | undefined;
+  requiresListingReview?: boolean | undefined;
+  defaultLanguage?: string | undefined;
+  requiresRejectionReason?: boolean | undefined;
+  /** The job board's settings, checked and written as updateBoardSettings does (details named `board.<field>`). */
+  board?: BoardSettingsPatch | undefined;
+}
+
+/**
+ * Company settings an admin may change (name, listing review, default language, whether rejecting
+ * needs a reason) and, given `board`, the job board's settings with them: every failing field in
+ * one 422, then one transaction, so a board refused (409 slug taken, 422 on without a slug) leaves
+ * the company's fields as they were.
+ */
+export async function updateCompanySettings(ctx: ServiceContext, id: string, patch: CompanySettingsPatch): Promise<CompanySettingsView> {
+  const details: ErrorDetail[] = [];
+  const company: Partial<CompanyRow> = {};
   if (patch.name !== undefined) {
     const name = patch.name.trim();
-    if (name.length < 1 || name.length > 200) throw ValidationError.field('name', 'must be 1 to 200 characters');
-    patch = { ...patch, name };
+    if (name.length < 1 || name.length > 200) details.push({ field: 'name', message: 'must be 1 to 200 characters' });
+    else company.name = name;
   }
   if (patch.defaultLanguage !== undefined) {
     const defaultLanguage = normalizeLanguageTag(patch.defaultLanguage);
-    if (!defaultLanguage) throw ValidationError.field('defaultLanguage', LANGUAGE_PROBLEM);
-    patch = { ...patch, defaultLanguage };
+    if (!defaultLanguage) details.push({ field: 'defaultLanguage', message: LANGUAGE_PROBLEM });
+    else company.defaultLanguage = defaultLanguage;
   }
-  const row = await updateCompany(ctx.db, id, { ...patch, updatedAt: ctx.clock.now() });
-  if (!row) throw new NotFoundError('Company');
-  return toCompanyView(row);
+  if (patch.requiresListingReview !== undefined) company.requiresListingReview = patch.requiresListingReview;
+  if (patch.requiresRejectionReason !== undefined) company.requiresRejectionReason = patch.requiresRejectionReason;
+  const board = patch.board === undefined ? undefined : boardChanges(patch.board, BOARD_FIELD_PREFIX);
+  if (board) details.push(...board.details);
+  if (details.length > 0) throw new ValidationError(details);
+  return withTransaction(ctx, async (tx) => {
+    const row = Object.keys(company).length > 0 ? await updateCompany(tx.db, id, { ...company, updatedAt: tx.clock.now() }) : await findCompany(tx.db, id);
+    if (!row) throw new NotFoundError('Company');
+    const boardView = board && patch.board ? await writeBoard(tx, id, board.next, patch.board, BOARD_FIELD_PREFIX) : await getBoardSettings(tx, id);
+    return { ...toCompanyView(row), board: boardView };
+  });
 }
 
 // --- rejection reasons ------------------------------------------------------------------------------
@@ -399,59 +424,83 @@ const emptyBoard = (companyId: string, now: Date): CompanyBoardRow => ({
   updatedAt: now,
 });
 
-/**
- * Changes the board settings (fields not given stay). 422 for a bad slug (format, reserved word),
- * accent colour, privacy link or intro, and for a board turned on without a slug; 409 for a slug
- * another company has.
- */
-export async function updateBoardSettings(ctx: ServiceContext, companyId: string, patch: BoardSettingsPatch): Promise<BoardSettingsView> {
+/** How /settings/company names the board's fields in an error's details. */
+const BOARD_FIELD_PREFIX = 'board.';
+
+/** A board patch checked: the columns it changes, or the failing fields (named `<prefix><field>`). */
+function boardChanges(patch: BoardSettingsPatch, prefix = ''): { next: Partial<CompanyBoardRow>; details: ErrorDetail[] } {
   const details: ErrorDetail[] = [];
   const next: Partial<CompanyBoardRow> = {};
+  const fail = (field: string, message: string) => details.push({ field: `${prefix}${field}`, message });
   if (patch.slug !== undefined) {
     const slug = patch.slug === null ? null : patch.slug.trim();
     const problem = slug === null ? undefined : slugProblem(slug);
-    if (problem) details.push({ field: 'slug', message: problem });
+    if (problem) fail('slug', problem);
     else next.slug = slug;
   }
   if (patch.publicName !== undefined) {
     const name = patch.publicName === null ? null : patch.publicName.trim() || null;
-    if (name !== null && name.length > 200) details.push({ field: 'publicName', message: 'must be at most 200 characters' });
+    if (name !== null && name.length > 200) fail('publicName', 'must be at most 200 characters');
     else next.publicName = name;
   }
   if (patch.intro !== undefined) {
     const cleaned = cleanIntro(patch.intro);
-    if ('field' in cleaned) details.push({ field: cleaned.field, message: cleaned.message });
+    if ('field' in cleaned) fail(cleaned.field, cleaned.message);
     else next.intro = cleaned.value;
   }
   if (patch.accentColor !== undefined) {
     const color = patch.accentColor === null ? null : normalizeAccentColor(patch.accentColor);
-    if (color === undefined) details.push({ field: 'accentColor', message: 'must be a colour written #rrggbb' });
+    if (color === undefined) fail('accentColor', 'must be a colour written #rrggbb');
     else next.accentColor = color;
   }
   if (patch.privacyPolicyUrl !== undefined) {
     const url = patch.privacyPolicyUrl === null ? null : normalizePrivacyPolicyUrl(patch.privacyPolicyUrl);
-    if (url === undefined) details.push({ field: 'privacyPolicyUrl', message: `must be an https URL of at most ${PRIVACY_URL_MAX} characters` });
+    if (url === undefined) fail('privacyPolicyUrl', `must be an https URL of at most ${PRIVACY_URL_MAX} characters`);
     else next.privacyPolicyUrl = url;
   }
   if (patch.enabled !== undefined) next.enabled = patch.enabled;
   if (patch.showSalary !== undefined) next.showSalary = patch.showSalary;
+  return { next, details };
+}
+
+/**
+ * Writes checked board changes inside the caller's transaction (`tx`, the company already found):
+ * 422 for a board on without a slug, 409 for a slug another company has.
+ */
+async function writeBoard(
+  tx: ServiceContext,
+  companyId: string,
+  next: Partial<CompanyBoardRow>,
+  patch: BoardSettingsPatch,
+  prefix = '',
+): Promise<BoardSettingsView> {
+  const now = tx.clock.now();
+  const current = (await findBoardOfCompany(tx.db, companyId)) ?? emptyBoard(companyId, now);
+  const row: CompanyBoardRow = { ...current, ...next, updatedAt: now };
+  if (row.enabled && !row.slug) {
+    throw ValidationError.field(`${prefix}${patch.enabled ? 'enabled' : 'slug'}`, 'a board can be on only with a slug: set slug first (or in the same request)');
+  }
+  try {
+    return toBoardSettingsView(await upsertBoard(tx.db, row));
+  } catch (error) {
+    if (sqlState(error) === '23505') {
+      throw new ConflictError(`The board address "${row.slug}" is taken`, [{ field: `${prefix}slug`, message: 'is taken by another company' }]);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Changes the board settings (fields not given stay). 422 for a bad slug (format, reserved word),
+ * accent colour, privacy link or intro, and for a board turned on without a slug; 409 for a slug
+ * another company has. (PATCH /settings/company's `board` runs the same checks and write.)
+ */
+export async function updateBoardSettings(ctx: ServiceContext, companyId: string, patch: BoardSettingsPatch): Promise<BoardSettingsView> {
+  const { next, details } = boardChanges(patch);
   if (details.length > 0) throw new ValidationError(details);
-  const now = ctx.clock.now();
   return withTransaction(ctx, async (tx) => {
     if (!(await findCompany(tx.db, companyId))) throw new NotFoundError('Company');
-    const current = (await findBoardOfCompany(tx.db, companyId)) ?? emptyBoard(companyId, now);
-    const row: CompanyBoardRow = { ...current, ...next, updatedAt: now };
-    if (row.enabled && !row.slug) {
-      throw ValidationError.field(patch.enabled ? 'enabled' : 'slug', 'a board can be on only with a slug: set slug first (or in the same request)');
-    }
-    try {
-      return toBoardSettingsView(await upsertBoard(tx.db, row));
-    } catch (error) {
-      if (sqlState(error) === '23505') {
-        throw new ConflictError(`The board address "${row.slug}" is taken`, [{ field: 'slug', message: 'is taken by another company' }]);
-      }
-      throw error;
-    }
+    return writeBoard(tx, companyId, next, patch);
   });
 }
 
