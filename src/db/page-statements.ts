@@ -26,15 +26,17 @@ export class PageStatements<Shape, Values> {
    */
   private readonly byKey = new Map<string, { text: string; params: unknown[] }>();
   private readonly dialect = new PgDialect();
+  private readonly keyOf: (shape: Shape) => string;
+  private readonly build: (shape: Shape) => SQL;
 
   /**
    * `keyOf` names a shape (the same key for the same statement); `build` makes its statement,
    * and throws for a shape the page never runs.
    */
-  constructor(
-    private readonly keyOf: (shape: Shape) => string,
-    private readonly build: (shape: Shape) => SQL,
-  ) {}
+  constructor(keyOf: (shape: Shape) => string, build: (shape: Shape) => SQL) {
+    this.keyOf = keyOf;
+    this.build = build;
+  }
 
   /** The shape's statement text and its parameters, the placeholders bound to `values`. */
   bind(shape: Shape, values: Partial<Values>): { text: string; values: unknown[] } {
