@@ -1140,6 +1140,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     await page.getByLabel('Applied from').fill(tomorrow > today ? tomorrow : '2999-01-01');
     await page.getByTestId('filter-problem').waitFor();
+    await expectAccessible('candidates-period-problem');
     await page.getByLabel('Applied until').fill('');
     await page.getByText('No candidate matches these filters.').waitFor();
     await page.getByRole('button', { name: 'Clear filters' }).click();
