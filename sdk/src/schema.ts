@@ -330,7 +330,7 @@ export interface paths {
         };
         /**
          * List applications
-         * @description Newest first. Filters combine with AND.
+         * @description Newest first (by `updatedAt` ascending with `updatedSince`). Filters combine with AND; a repeated `status` or `source` matches any of its values. `appliedFrom` (inclusive) and `appliedTo` (exclusive) bound the submission time, as instants (RFC 3339 date-times: give the offset of the day you mean). Read further pages by `cursor` with the same filters.
          *
          *     Requires scope `applications:read`.
          */
@@ -9265,6 +9265,12 @@ export interface operations {
                 candidateId?: string;
                 /** @description Only applications changed at or after this time (their `updatedAt`), then ordered by (updatedAt, id) ascending with a `resumeCursor` to continue from. A convenience, not an exact log: `updatedAt` is stamped when a change is made, not when it commits, so under concurrent writes a change that commits late can sort behind a `resumeCursor` already answered and be missed. For an exact sync follow the event feed (`GET /public/v1/events`), whose order is commit-safe, and fetch the resources its events name. */
                 updatedSince?: string;
+                /** @description Only applications from these sources (repeat the parameter for several): EXTERNAL, INTERNAL, REFERRAL, AGENCY, JOB_BOARD, CAREER_SITE, IMPORTED, CAREERS_PAGE */
+                source?: ("EXTERNAL" | "INTERNAL" | "REFERRAL" | "AGENCY" | "JOB_BOARD" | "CAREER_SITE" | "IMPORTED" | "CAREERS_PAGE")[];
+                /** @description Only applications submitted at or after this instant (`appliedAt`, inclusive) */
+                appliedFrom?: string;
+                /** @description Only applications submitted before this instant (`appliedAt`, exclusive: a period is [appliedFrom, appliedTo)); after appliedFrom when both are given, else 422 */
+                appliedTo?: string;
             };
             header?: never;
             path?: never;

@@ -110,6 +110,13 @@ describe('the SDK against the real server', () => {
       history.push(change.toStatus);
     }
     expect(history.sort()).toEqual(['ACTIVE', 'IN_REVIEW']);
+    // The list's filters, typed: sources and the applied period [appliedFrom, appliedTo).
+    const appliedAt = applied.data!.appliedAt;
+    const period = { appliedFrom: appliedAt, appliedTo: new Date(Date.parse(appliedAt) + 1).toISOString() };
+    const listed = await api.GET('/public/v1/applications', { params: { query: { source: ['EXTERNAL', 'REFERRAL'], ...period, candidateId: applied.data!.jobSeekerId } } });
+    expect(listed.data?.data.map((application) => application.id)).toEqual([id]);
+    const none = await api.GET('/public/v1/applications', { params: { query: { source: ['REFERRAL'], ...period } } });
+    expect(none.data?.pagination.totalElements).toBe(0);
   });
 
   it('paginate() yields every item of every page exactly once', async () => {

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryStatement } from '../../src/db/client.ts';
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, queryStatement } from '../../src/db/client.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { applicant, countEvents, countRows, eventsOf, makeListing } from '../helpers/factories.ts';
 
@@ -195,6 +196,140 @@ describe('GET /public/v1/applications', () => {
     expect((await get(tenant, '/public/v1/applications?page=5')).json().data).toEqual([]);
     expect((await get(tenant, '/public/v1/applications?status=NEW')).statusCode).toBe(422);
     expect((await get(tenant, '/public/v1/applications?size=0')).statusCode).toBe(422);
+  });
+});
+
+describe('GET /public/v1/applications: source and applied period', () => {
+  /** Ids of one page, and the page's pagination. */
+  async function page(tenant: Tenant, query: string) {
+    const res = await get(tenant, `/public/v1/applications?${query}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    return { ids: body.data.map((a: { id: string }) => a.id) as string[], pagination: body.pagination };
+  }
+  const at = (iso: string) => encodeURIComponent(iso);
+
+  it('filters by source (repeatable) and by [appliedFrom, appliedTo), with the other filters, by page and by cursor; never another company\'s', async () => {
+    const tenant = await t.tenant();
+    const other = await t.tenant();
+    const l1 = await makeListing(t, tenant.companyId);
+    const l2 = await makeListing(t, tenant.companyId);
+    const apply = async (listingId: string, email: string, source: string) => {
+      const res = await submit(tenant, { jobListingId: listingId, source, candidate: applicant(email) });
+      expect(res.statusCode).toBe(201);
+      t.clock.advance(1_000);
+      return res.json() as ApplicationBody & { source: string };
+    };
+    const a1 = await apply(l1, 'one@example.com', 'REFERRAL');
+    const a2 = await apply(l1, 'two@example.com', 'JOB_BOARD');
+    const a3 = await apply(l2, 'three@example.com', 'REFERRAL');
+    const a4 = await apply(l2, 'four@example.com', 'AGENCY');
+    const a5 = await apply(l1, 'five@example.com', 'REFERRAL');
+    // Another company's REFERRAL application in the same period: never listed.
+    const otherListing = await makeListing(t, other.companyId);
+    expect((await submit(other, { jobListingId: otherListing, source: 'REFERRAL', candidate: applicant('one@example.com') })).statusCode).toBe(201);
+    await move(tenant, a3.id, { status: 'INTERVIEW' });
+
+    // Source: one, several (any of them), none matching.
+    expect((await page(tenant, 'source=REFERRAL')).ids).toEqual([a5.id, a3.id, a1.id]);
+    expect((await page(tenant, 'source=REFERRAL')).pagination.totalElements).toBe(3);
+    expect((await page(tenant, 'source=AGENCY&source=JOB_BOARD')).ids).toEqual([a4.id, a2.id]);
+    expect(await page(tenant, 'source=CAREERS_PAGE')).toEqual({ ids: [], pagination: expect.objectContaining({ totalElements: 0, totalPages: 0 }) });
+    expect((await page(other, 'source=REFERRAL')).ids).toHaveLength(1);
+
+    // The period: appliedFrom inclusive, appliedTo exclusive.
+    expect((await page(tenant, `appliedFrom=${at(a2.appliedAt)}`)).ids).toEqual([a5.id, a4.id, a3.id, a2.id]);
+    expect((await page(tenant, `appliedTo=${at(a2.appliedAt)}`)).ids).toEqual([a1.id]);
+    expect((await page(tenant, `appliedFrom=${at(a2.appliedAt)}&appliedTo=${at(a4.appliedAt)}`)).ids).toEqual([a3.id, a2.id]);
+    expect((await page(tenant, 'appliedFrom=2999-01-01T00:00:00Z')).pagination.totalElements).toBe(0);
+    // A date-time with an offset is the same instant.
+    const shifted = new Date(new Date(a2.appliedAt).getTime() + 2 * 3_600_000).toISOString().replace('Z', '+02:00').replace('.000', '');
+    expect((await page(tenant, `appliedFrom=${at(shifted)}&source=REFERRAL`)).ids).toEqual([a5.id, a3.id]);
+
+    // With status and jobListingId: every filter at once.
+    expect((await page(tenant, `source=REFERRAL&status=INTERVIEW`)).ids).toEqual([a3.id]);
+    expect((await page(tenant, `source=REFERRAL&jobListingId=${l1}`)).ids).toEqual([a5.id, a1.id]);
+    expect((await page(tenant, `source=REFERRAL&jobListingId=${l1}&appliedFrom=${at(a2.appliedAt)}&status=ACTIVE`)).ids).toEqual([a5.id]);
+    expect((await page(tenant, `source=REFERRAL&candidateId=${a1.jobSeekerId}&appliedTo=${at(a2.appliedAt)}`)).ids).toEqual([a1.id]);
+
+    // By page and by cursor, the filters' total on every page.
+    const filters = `source=REFERRAL&source=AGENCY&appliedFrom=${at(a1.appliedAt)}`;
+    const second = await page(tenant, `${filters}&size=2&page=1`);
+    expect(second).toEqual({ ids: [a3.id, a1.id], pagination: expect.objectContaining({ totalElements: 4, totalPages: 2 }) });
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const next = await page(tenant, `${filters}&size=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(next.pagination.totalElements).toBe(4);
+      walked.push(...next.ids);
+      cursor = next.pagination.nextCursor;
+    } while (cursor);
+    expect(walked).toEqual([a5.id, a4.id, a3.id, a1.id]);
+    // A cursor belongs to its filters: with others it is refused.
+    const first = await page(tenant, `${filters}&size=1`);
+    const moved = await get(tenant, `/public/v1/applications?source=REFERRAL&size=1&cursor=${encodeURIComponent(first.pagination.nextCursor)}`);
+    expect(moved.statusCode).toBe(422);
+    expect(moved.json()).toMatchObject({ status: 422, error: 'VALIDATION_ERROR', details: [expect.objectContaining({ field: 'cursor' })] });
+  });
+
+  it('answers 422 in the error envelope for an unknown source, a malformed or out-of-range time, and a period that is empty or reversed', async () => {
+    const tenant = await t.tenant();
+    const cases: Array<[string, string]> = [
+      ['source=NOPE', 'source'],
+      ['source=referral', 'source'],
+      ['appliedFrom=yesterday', 'appliedFrom'],
+      ['appliedFrom=2026-02-30T00:00:00Z', 'appliedFrom'],
+      ['appliedFrom=2026-11-27', 'appliedFrom'],
+      ['appliedTo=1800-01-01T00:00:00Z', 'appliedTo'],
+      ['appliedTo=', 'appliedTo'],
+      ['appliedFrom=2026-11-27T00:00:00Z&appliedTo=2026-11-26T00:00:00Z', 'appliedTo'],
+      ['appliedFrom=2026-11-27T00:00:00Z&appliedTo=2026-11-27T00:00:00Z', 'appliedTo'],
+      // The same instant written with two offsets is still an empty period.
+      ['appliedFrom=2026-11-27T02:00:00%2B02:00&appliedTo=2026-11-27T00:00:00Z', 'appliedTo'],
+    ];
+    for (const [query, field] of cases) {
+      const res = await get(tenant, `/public/v1/applications?${query}`);
+      expect(res.statusCode, query).toBe(422);
+      const body = res.json();
+      expect(body, query).toMatchObject({ status: 422, error: 'VALIDATION_ERROR', path: '/public/v1/applications', details: [expect.objectContaining({ field: expect.stringMatching(new RegExp(`^${field}`)) })] });
+      expect(typeof body.message).toBe('string');
+    }
+    expect((await get(tenant, '/public/v1/applications?appliedFrom=2026-11-27T00:00:00Z&appliedTo=2026-11-27T00:00:00.001Z')).statusCode).toBe(200);
+  });
+
+  it('is answered by indexes for a big company: the source index of migration 0044, and the applied-date index for a period', async () => {
+    const tenant = await t.tenant();
+    // 10,000 applications (100 listings x 100 candidates), 1 % of them REFERRAL, in a transaction
+    // undone at the end: the plans they get, not the handful of rows above (any plan reads those in no time).
+    const plans: Record<string, string> = {};
+    const company = tenant.companyId;
+    const undone = await t.database.db
+      .transaction(async (tx) => {
+        const explain = async (name: string, query: SQL) => {
+          plans[name] = JSON.stringify(await queryRows(tx, sql`explain (format json) ${query}`));
+        };
+        await queryRows(tx, sql`insert into job_listings (id, company_id, status, language, position, position_type, work_place_type, created_at, updated_at)
+          select gen_random_uuid(), ${company}, 'ACTIVE', 'en', 'Filler ' || i, 'FULL_TIME', 'REMOTE', now(), now() from generate_series(1, 100) i`);
+        await queryRows(tx, sql`insert into candidates (id, company_id, first_name, last_name, email, source, created_at, updated_at)
+          select gen_random_uuid(), ${company}, 'Filler', 'Person', 'filler' || i || '@example.com', 'EXTERNAL', now(), now() from generate_series(1, 100) i`);
+        await queryRows(tx, sql`insert into applications (id, company_id, job_listing_id, candidate_id, status, source, applied_at, updated_at, furthest_stage)
+          select gen_random_uuid(), ${company}, listing, candidate, 'ACTIVE', case when n % 100 = 0 then 'REFERRAL' else 'JOB_BOARD' end, now() - n * interval '1 hour', now(), 0
+          from (select l.id as listing, c.id as candidate, row_number() over () as n from job_listings l cross join candidates c
+                where l.company_id = ${company} and c.company_id = ${company}) pairs`);
+        await queryRows(tx, sql`analyze applications`);
+        const referral = sql`${company} and source = any(${'{REFERRAL}'}::text[])`;
+        await explain('sourcePage', sql`select id from applications where company_id = ${referral} order by applied_at desc, id desc limit 21`);
+        await explain('sourceCount', sql`select count(*) from applications where company_id = ${referral}`);
+        const [from, to] = [48, 24].map((hours) => new Date(Date.now() - hours * 3_600_000).toISOString());
+        await explain('periodCount', sql`select count(*) from applications where company_id = ${company} and applied_at >= ${from}::timestamptz and applied_at < ${to}::timestamptz`);
+        tx.rollback();
+      })
+      .then(() => false, (error: unknown) => (error as Error).message === 'Rollback');
+    expect(undone).toBe(true);
+    expect(plans.sourcePage).toContain('applications_company_source_applied_idx');
+    expect(plans.sourceCount).toContain('applications_company_source_applied_idx');
+    expect(plans.periodCount).toContain('applications_company_applied_idx');
+    expect(plans.sourceCount).not.toContain('Seq Scan');
   });
 });
 

@@ -1095,13 +1095,53 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await page.getByTestId(`candidate-row-${ida.id}`).waitFor();
     expect(new URL(page.url()).searchParams.get('stage')).toBeNull();
 
-    // By source, and by applied date (a period in the future matches nothing).
+    // By source and by applied date, filtered by the API (its source, appliedFrom and appliedTo),
+    // not in the browser: every request of the page's list is seen here.
+    const listed: URL[] = [];
+    const seeList = (request: { url: () => string }) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/public/v1/applications') listed.push(url);
+    };
+    page.on('request', seeList);
+    const asked = (check: (query: URLSearchParams) => boolean) => listed.some((url) => check(url.searchParams));
     await page.getByRole('combobox', { name: 'Source' }).click();
     await page.getByRole('option', { name: 'Referral' }).click();
     await poll(() => page.getByTestId(`candidate-row-${jane.id}`).count()).toBe(0);
     await page.getByTestId(`candidate-row-${ida.id}`).waitFor();
+    await poll(() => asked((query) => query.getAll('source').join() === 'REFERRAL' && query.get('jobListingId') === keeper.id)).toBe(true);
+    // Today, in the browser's time zone: from its first instant to the next day's (the API's [from, to)).
+    const today = String(await page.evaluate('(() => { const d = new Date(); return [d.getFullYear(), String(d.getMonth() + 1).padStart(2, "0"), String(d.getDate()).padStart(2, "0")].join("-"); })()'));
+    await page.getByLabel('Applied from').fill(today);
+    await page.getByLabel('Applied until').fill(today);
+    await poll(() => new URL(page.url()).searchParams.get('to')).toBe(today);
+    await page.getByTestId(`candidate-row-${ida.id}`).waitFor();
+    await poll(() =>
+      asked((query) => {
+        const [from, to] = [query.get('appliedFrom'), query.get('appliedTo')].map((value) => (value ? Date.parse(value) : NaN));
+        return query.get('source') === 'REFERRAL' && from <= Date.now() && Date.now() < to && to - from >= 23 * 3_600_000 && to - from <= 25 * 3_600_000;
+      }),
+    ).toBe(true);
+    expect(await page.getByTestId('partial-results').count()).toBe(0);
+    // A search together with these filters: each match's applications through the same filters.
+    const search = page.getByRole('textbox', { name: 'Search candidates' });
+    await search.fill('Pfeiffer');
+    await search.press('Enter');
+    await poll(() => new URL(page.url()).searchParams.get('q')).toBe('Pfeiffer');
+    await page.getByTestId(`candidate-row-${ida.id}`).waitFor();
+    await poll(() => asked((query) => query.get('candidateId') === ida.jobSeekerId && query.get('source') === 'REFERRAL' && query.has('appliedFrom'))).toBe(true);
+    await search.fill('Goodall');
+    await search.press('Enter');
+    await page.getByText('No candidate matches these filters.').waitFor();
+    await search.fill('');
+    await search.press('Enter');
+    await page.getByTestId(`candidate-row-${ida.id}`).waitFor();
+    page.off('request', seeList);
+    // A period that ends before it starts is said so; one in the future matches nothing.
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-    await page.getByLabel('Applied from').fill(tomorrow);
+    await page.getByLabel('Applied from').fill(tomorrow > today ? tomorrow : '2999-01-01');
+    await page.getByTestId('filter-problem').waitFor();
+    await expectAccessible('candidates-period-problem');
+    await page.getByLabel('Applied until').fill('');
     await page.getByText('No candidate matches these filters.').waitFor();
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await table.getByRole('button', { name: 'Nellie Bly' }).waitFor();

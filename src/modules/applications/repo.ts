@@ -6,7 +6,7 @@ import { applicationDayAtOffsetSql, keptCountQuery } from '../../infra/kept-coun
 import { eventInsertText } from '../../infra/outbox/record-event.ts';
 import type { CandidateSummaryView } from '../candidates/service.ts';
 import { keysetAfter, keysetBefore, keysetOrderBy } from '../../db/keyset.ts';
-import { everyShape, flagsKey, PageStatements, placeholderOf } from '../../db/page-statements.ts';
+import { flagsKey, PageStatements, placeholderOf } from '../../db/page-statements.ts';
 import { CHANGED_SINCE, NEWEST_FIRST, type NewestFirstWindow, type PagePosition, type SortKeyValue } from '../../shared/pagination.ts';
 import { funnelRank } from './stages.ts';
 import { applications, applicationStatusHistory } from './tables.ts';
@@ -163,6 +163,12 @@ export interface ApplicationFilters {
   statuses?: string[] | undefined;
   candidateId?: string | undefined;
   updatedSince?: Date | undefined;
+  /** Only these sources. */
+  sources?: string[] | undefined;
+  /** Applied at or after this instant. */
+  appliedFrom?: Date | undefined;
+  /** Applied before this instant. */
+  appliedTo?: Date | undefined;
 }
 
 /**
@@ -224,6 +230,9 @@ interface PageValues {
   candidateId: string;
   statuses: string[];
   updatedSince: string;
+  sources: string[];
+  appliedFrom: string;
+  appliedTo: string;
   afterKey: SortKeyValue;
   afterId: SortKeyValue;
   limit: number;
@@ -238,12 +247,15 @@ const AFTER_PLACEHOLDERS = [value('afterKey'), value('afterId')] as unknown as S
  * else newest first. `deep`: a newest-first page counted by the kept counts, from DEEP_OFFSET on,
  * without a cursor.
  */
-const PAGE_FLAGS = ['jobListingId', 'candidateId', 'statuses', 'updatedSince', 'sync', 'after', 'deep'] as const;
+const PAGE_FLAGS = ['jobListingId', 'candidateId', 'statuses', 'updatedSince', 'sources', 'appliedFrom', 'appliedTo', 'sync', 'after', 'deep'] as const;
 type PageShape = Record<(typeof PAGE_FLAGS)[number], boolean>;
 
+/** The filters the kept counts cannot count: any of them makes the total a count of the rows. */
+type CountedFilters = Pick<PageShape, 'jobListingId' | 'candidateId' | 'updatedSince' | 'sources' | 'appliedFrom' | 'appliedTo'>;
+
 /** The kept counts count the page's total: no filter but statuses. */
-const isKept = (shape: Pick<PageShape, 'jobListingId' | 'candidateId' | 'updatedSince'>) =>
-  !shape.jobListingId && !shape.candidateId && !shape.updatedSince;
+const isKept = (shape: CountedFilters) =>
+  !shape.jobListingId && !shape.candidateId && !shape.updatedSince && !shape.sources && !shape.appliedFrom && !shape.appliedTo;
 
 /**
  * A page of the company's applications with their candidates' summaries (the candidates module's
@@ -258,12 +270,17 @@ const isKept = (shape: Pick<PageShape, 'jobListingId' | 'candidateId' | 'updated
  * candidates, against 0.2 ms looked up by id).
  */
 function pageStatement(shape: PageShape): SQL {
+  // A deep page is only ever a kept, newest-first one without a cursor (listApplications).
+  if (shape.deep && (!isKept(shape) || shape.sync || shape.after)) throw new Error('no deep page statement for this shape');
   const where = and(
     eq(applications.companyId, value('companyId')),
     shape.jobListingId ? eq(applications.jobListingId, value('jobListingId')) : undefined,
     shape.candidateId ? eq(applications.candidateId, value('candidateId')) : undefined,
     shape.statuses ? sql`${applications.status} = any(${value('statuses')}::text[])` : undefined,
     shape.updatedSince ? sql`${applications.updatedAt} >= ${value('updatedSince')}::timestamptz` : undefined,
+    shape.sources ? sql`${applications.source} = any(${value('sources')}::text[])` : undefined,
+    shape.appliedFrom ? sql`${applications.appliedAt} >= ${value('appliedFrom')}::timestamptz` : undefined,
+    shape.appliedTo ? sql`${applications.appliedAt} < ${value('appliedTo')}::timestamptz` : undefined,
   )!;
   const total = isKept(shape)
     ? keptCountQuery(value('companyId'), 'applications', shape.statuses ? { statuses: value('statuses') } : {})
@@ -289,12 +306,7 @@ function pageStatement(shape: PageShape): SQL {
         order by ${sortedBy} ${direction}, p.id ${direction}`;
 }
 
-const PAGE_STATEMENTS = new PageStatements<PageShape, PageValues>(
-  // A deep page is only ever a kept, newest-first one without a cursor.
-  everyShape(PAGE_FLAGS).filter((shape) => !shape.deep || (isKept(shape) && !shape.sync && !shape.after)),
-  flagsKey(PAGE_FLAGS),
-  pageStatement,
-);
+const PAGE_STATEMENTS = new PageStatements<PageShape, PageValues>(flagsKey(PAGE_FLAGS), pageStatement);
 
 /** `page`: newest first, or (updatedAt, id) ascending when its ordering is the sync one; see src/shared/pagination.ts. */
 export async function listApplications(
@@ -304,10 +316,14 @@ export async function listApplications(
   page: PagePosition,
 ): Promise<{ rows: ApplicationWithCandidate[]; total: number }> {
   const statuses = filters.statuses && filters.statuses.length > 0 ? filters.statuses : undefined;
-  const filtered = {
+  const sources = filters.sources && filters.sources.length > 0 ? filters.sources : undefined;
+  const filtered: CountedFilters = {
     jobListingId: Boolean(filters.jobListingId),
     candidateId: Boolean(filters.candidateId),
     updatedSince: Boolean(filters.updatedSince),
+    sources: sources !== undefined,
+    appliedFrom: Boolean(filters.appliedFrom),
+    appliedTo: Boolean(filters.appliedTo),
   };
   const kept = isKept(filtered);
   const sync = Boolean(page.ordering.sync);
@@ -324,6 +340,9 @@ export async function listApplications(
     candidateId: filters.candidateId || undefined,
     statuses,
     updatedSince: filters.updatedSince?.toISOString(),
+    sources,
+    appliedFrom: filters.appliedFrom?.toISOString(),
+    appliedTo: filters.appliedTo?.toISOString(),
     afterKey: page.after?.[0],
     afterId: page.after?.[1],
     limit: page.limit,

@@ -71,7 +71,8 @@ export async function applicationRoutes(app: AppInstance): Promise<void> {
         tags,
         operationId: 'listApplications',
         summary: 'List applications',
-        description: 'Newest first. Filters combine with AND.',
+        description:
+          'Newest first (by `updatedAt` ascending with `updatedSince`). Filters combine with AND; a repeated `status` or `source` matches any of its values. `appliedFrom` (inclusive) and `appliedTo` (exclusive) bound the submission time, as instants (RFC 3339 date-times: give the offset of the day you mean). Read further pages by `cursor` with the same filters.',
         querystring: ApplicationListQuery,
         response: { 200: Paginated(Type.Ref('ApplicationSummary')), ...errorResponses([422]) },
       },

@@ -114,6 +114,20 @@ export const ApplicationListQuery = Type.Object(
     ),
     candidateId: Type.Optional(Type.String({ format: 'uuid', description: 'Only applications of this candidate (jobSeekerId)' })),
     updatedSince: UpdatedSince('applications'),
+    source: Type.Optional(
+      Type.Array(Type.Enum(APPLICATION_SOURCES), {
+        description: `Only applications from these sources (repeat the parameter for several): ${APPLICATION_SOURCES.join(', ')}`,
+      }),
+    ),
+    appliedFrom: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Only applications submitted at or after this instant (`appliedAt`, inclusive)' }),
+    ),
+    appliedTo: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Only applications submitted before this instant (`appliedAt`, exclusive: a period is [appliedFrom, appliedTo)); after appliedFrom when both are given, else 422',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -79,11 +79,18 @@ export async function listApplications(
   companyId: string,
   query: ApplicationListQuery,
 ): Promise<Page<ApplicationSummaryView>> {
+  const appliedFrom = query.appliedFrom ? new Date(query.appliedFrom) : undefined;
+  const appliedTo = query.appliedTo ? new Date(query.appliedTo) : undefined;
+  // A period [appliedFrom, appliedTo), as the audit log's [from, to): an empty or reversed one is a mistake.
+  if (appliedFrom && appliedTo && appliedTo <= appliedFrom) throw ValidationError.field('appliedTo', 'must be after appliedFrom');
   const filters = {
     jobListingId: query.jobListingId,
     candidateId: query.candidateId,
     statuses: query.status ? [...new Set(query.status)].sort() : undefined,
     updatedSince: query.updatedSince ? new Date(query.updatedSince) : undefined,
+    sources: query.source ? [...new Set(query.source)].sort() : undefined,
+    appliedFrom,
+    appliedTo,
   };
   const ordering = filters.updatedSince ? CHANGED_SINCE : NEWEST_FIRST;
   const position = startPage(ctx.secrets, query, 'applications', ordering, { companyId, ...filters });

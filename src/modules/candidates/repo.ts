@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, inArray, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { everyShape, flagsKey, PageStatements, placeholderOf } from '../../db/page-statements.ts';
+import { flagsKey, PageStatements, placeholderOf } from '../../db/page-statements.ts';
 import { queryRows, queryStatement, type Db } from '../../db/client.ts';
 import { CHANGED_SINCE, NEWEST_FIRST, type Ordering, type PagePosition } from '../../shared/pagination.ts';
 import { keptCountQuery } from '../../infra/kept-counts/read.ts';
@@ -279,7 +279,6 @@ function pageStatement(shape: PageShape): SQL {
 
 const flags = flagsKey(PAGE_FLAGS);
 const PAGE_STATEMENTS = new PageStatements<PageShape, PageValues>(
-  ORDERINGS.flatMap(({ ordering }) => everyShape(PAGE_FLAGS).map((shape) => ({ ...shape, ordering }))),
   (shape) => `${shape.ordering.name}:${flags(shape)}`,
   pageStatement,
 );

@@ -4,7 +4,7 @@ import { alias, PgDialect, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg
 import { queryRows, queryStatement, type Db } from '../../db/client.ts';
 import { selectList } from '../../db/select-list.ts';
 import { keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
-import { everyShape, flagsKey, PageStatements, placeholderOf } from '../../db/page-statements.ts';
+import { flagsKey, PageStatements, placeholderOf } from '../../db/page-statements.ts';
 import { keptCountQuery } from '../../infra/kept-counts/read.ts';
 import { CHANGED_SINCE, NEWEST_FIRST, type PagePosition, type SortKeyValue } from '../../shared/pagination.ts';
 import {
@@ -263,7 +263,7 @@ function pageStatement(shape: PageShape): SQL {
     order by ${sql.join(sortAliases, sql`, `)}`;
 }
 
-const PAGE_STATEMENTS = new PageStatements<PageShape, PageValues>(everyShape(PAGE_FLAGS), flagsKey(PAGE_FLAGS), pageStatement);
+const PAGE_STATEMENTS = new PageStatements<PageShape, PageValues>(flagsKey(PAGE_FLAGS), pageStatement);
 
 /** `position`: newest first, or (updatedAt, id) ascending with updatedSince; see src/shared/pagination.ts. */
 export async function listJobListingRows(

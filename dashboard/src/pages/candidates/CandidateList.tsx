@@ -9,7 +9,7 @@ import { ListingPicker, type PickedListing } from '../../listing-picker';
 import { useQueryParam } from '../../router';
 import { Empty, formatDate, LoadState } from '../../ui';
 import { useListingTitles } from './listing-titles';
-import { byApplication, findCandidates, SCAN_LIMIT, SEARCH_LIMIT, type Filters, type Row } from './search';
+import { byApplication, COMBINE_LIMIT, findCandidates, type Filters, type Row } from './search';
 import { plural, SOURCE_LABELS, STAGE_LABELS, STAGES, type Source, type Stage } from '../../labels';
 import { sourceLabel, SOURCES } from './words';
 
@@ -153,57 +153,61 @@ export function CandidateList({ onOpen, emptyHint }: { onOpen: (id: string) => v
         )}
       </Group>
       <LoadState state={results} label="Loading candidates">
-        {({ rows, total, totalPages, partial }) =>
-          rows.length === 0 ? (
-            <Empty>{filtered ? 'No candidate matches these filters.' : emptyHint}</Empty>
-          ) : (
-            <>
-              {partial && (
-                <Alert color="gray" variant="light" data-testid="partial-results">
-                  {partial === 'scan'
-                    ? `Only the newest ${SCAN_LIMIT.toLocaleString('en')} applications were looked through: pick a listing, a stage or a period to see older ones.`
-                    : `The search matched many candidates; only its best ${SEARCH_LIMIT} are combined with the other filters. Use more words to narrow it.`}
-                </Alert>
-              )}
-              <DataTable<Row>
-                label="Candidates"
-                minWidth={perApplication ? 760 : 560}
-                rows={rows}
-                rowKey={(row) => row.key}
-                rowTestId={(row) => `candidate-row-${row.key}`}
-                columns={[
-                  {
-                    header: 'Name',
-                    cell: (row) => (
-                      <Button variant="subtle" size="compact-sm" onClick={() => onOpen(row.candidateId)}>
-                        {row.name}
-                      </Button>
-                    ),
-                  },
-                  { header: 'E-mail', cell: (row) => row.email },
-                  perApplication && { header: 'Listing', cell: (row) => (row.application ? (titles.get(row.application.jobListingId) ?? '…') : '—') },
-                  perApplication && {
-                    header: 'Stage',
-                    cell: (row) =>
-                      row.application && (
-                        <Badge variant="light" tt="none">
-                          {STAGE_LABELS[row.application.status]}
-                        </Badge>
+        {({ rows, total, totalPages, searchMatched, problem }) => (
+          <>
+            {searchMatched !== undefined && (
+              <Alert color="gray" variant="light" data-testid="partial-results">
+                {`The search matched ${plural(searchMatched, 'candidate')}: only its best ${COMBINE_LIMIT} are combined with the stage, listing, source and date filters. Use more words to narrow it, or clear the search to filter every candidate.`}
+              </Alert>
+            )}
+            {problem ? (
+              <Alert color="yellow" variant="light" data-testid="filter-problem">
+                {problem}
+              </Alert>
+            ) : rows.length === 0 ? (
+              <Empty>{filtered ? 'No candidate matches these filters.' : emptyHint}</Empty>
+            ) : (
+              <>
+                <DataTable<Row>
+                  label="Candidates"
+                  minWidth={perApplication ? 760 : 560}
+                  rows={rows}
+                  rowKey={(row) => row.key}
+                  rowTestId={(row) => `candidate-row-${row.key}`}
+                  columns={[
+                    {
+                      header: 'Name',
+                      cell: (row) => (
+                        <Button variant="subtle" size="compact-sm" onClick={() => onOpen(row.candidateId)}>
+                          {row.name}
+                        </Button>
                       ),
-                  },
-                  { header: 'Source', cell: (row) => sourceLabel(row.application?.source ?? row.candidate?.source ?? '') },
-                  perApplication
-                    ? { header: 'Applied', cell: (row) => formatDate(row.application?.appliedAt) }
-                    : { header: 'Added', cell: (row) => formatDate(row.candidate?.createdAt) },
-                ]}
-              />
-              <Pager total={totalPages} value={page} onChange={state.setPage} />
-              <Text size="xs" c="dimmed">
-                {perApplication ? plural(total, 'application') : plural(total, 'candidate')}
-              </Text>
-            </>
-          )
-        }
+                    },
+                    { header: 'E-mail', cell: (row) => row.email },
+                    perApplication && { header: 'Listing', cell: (row) => (row.application ? (titles.get(row.application.jobListingId) ?? '…') : '—') },
+                    perApplication && {
+                      header: 'Stage',
+                      cell: (row) =>
+                        row.application && (
+                          <Badge variant="light" tt="none">
+                            {STAGE_LABELS[row.application.status]}
+                          </Badge>
+                        ),
+                    },
+                    { header: 'Source', cell: (row) => sourceLabel(row.application?.source ?? row.candidate?.source ?? '') },
+                    perApplication
+                      ? { header: 'Applied', cell: (row) => formatDate(row.application?.appliedAt) }
+                      : { header: 'Added', cell: (row) => formatDate(row.candidate?.createdAt) },
+                  ]}
+                />
+                <Pager total={totalPages} value={page} onChange={state.setPage} />
+                <Text size="xs" c="dimmed">
+                  {perApplication ? plural(total, 'application') : plural(total, 'candidate')}
+                </Text>
+              </>
+            )}
+          </>
+        )}
       </LoadState>
     </>
   );

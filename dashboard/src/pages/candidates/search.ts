@@ -1,10 +1,11 @@
-// The candidate list across every listing, with its filters. The API lists candidates with a text
-// search (`q`) and applications with a listing and stages; it has no source or applied-date filter,
-// and neither list combines the text search with the application filters. So: without an
-// application filter the list is the candidates' own (paged by the server); with one it is the
-// applications' (listing and stages filtered by the server, newest first), filtered here by source
-// and applied date, intersected with the text search's best matches, and paged here. That scan is
-// bounded (SCAN_LIMIT applications, SEARCH_LIMIT matches) and says so when it stops short.
+// The candidate list across every listing, with its filters. Without a filter on the applications
+// (stage, listing, source, applied date) it is the candidates list (paged by the server, searched
+// by `q`). With one it is the applications list, every filter applied and paged by the server
+// (`status`, `jobListingId`, `source`, `appliedFrom`, `appliedTo`). The API has no text search on
+// applications, so a search together with application filters is combined here, exactly, for the
+// search's best COMBINE_LIMIT matches: each matched candidate's applications are read with the
+// same filters. A search that matched more says so on the page.
+import type { paths } from '@recruiting/sdk';
 import { api, call, type Schemas } from '../../api';
 import type { Source, Stage } from '../../labels';
 
@@ -34,20 +35,41 @@ export interface Results {
   rows: Row[];
   total: number;
   totalPages: number;
-  /** The scan stopped before the end: the applications matched among the newest SCAN_LIMIT only. */
-  partial: 'scan' | 'search' | undefined;
+  /** A search with application filters that matched more candidates than were combined: how many it matched. */
+  searchMatched: number | undefined;
+  /** The filters ask for nothing that can exist (a period that ends before it starts), in words. */
+  problem: string | undefined;
 }
 
 export const PAGE_SIZE = 20;
-const SCAN_PAGE = 100;
-export const SCAN_LIMIT = 2_000;
-export const SEARCH_LIMIT = 100;
+/** A search combined with application filters: its best matches looked at (one request each). */
+export const COMBINE_LIMIT = 20;
+/** The applications of one matched candidate, read a page of this size at a time. */
+const CANDIDATE_PAGE = 100;
 
 export const byApplication = (filters: Filters) =>
   filters.stages.length > 0 || filters.listing !== null || filters.source !== null || filters.from !== null || filters.to !== null;
 
-const dayStart = (day: string) => new Date(`${day}T00:00:00`).getTime();
-const dayEnd = (day: string) => new Date(`${day}T23:59:59.999`).getTime();
+/** The instant a day of the browser's time zone starts, and the next day's (the API's period is [from, to)). */
+const dayStart = (day: string) => new Date(`${day}T00:00:00`);
+function nextDayStart(day: string): Date {
+  const next = dayStart(day);
+  next.setDate(next.getDate() + 1);
+  return next;
+}
+
+type ApplicationQuery = NonNullable<paths['/public/v1/applications']['get']['parameters']['query']>;
+
+/** The application filters as the API's query. */
+function applicationQuery(filters: Filters): ApplicationQuery {
+  return {
+    ...(filters.listing ? { jobListingId: filters.listing } : {}),
+    ...(filters.stages.length > 0 ? { status: filters.stages } : {}),
+    ...(filters.source ? { source: [filters.source] } : {}),
+    ...(filters.from ? { appliedFrom: dayStart(filters.from).toISOString() } : {}),
+    ...(filters.to ? { appliedTo: nextDayStart(filters.to).toISOString() } : {}),
+  };
+}
 
 async function candidatesPage(filters: Filters, page: number): Promise<Results> {
   const answer = await call(api.GET('/public/v1/candidates', { params: { query: { page: page - 1, size: PAGE_SIZE, ...(filters.q ? { q: filters.q } : {}) } } }));
@@ -61,73 +83,67 @@ async function candidatesPage(filters: Filters, page: number): Promise<Results> 
     })),
     total: answer.pagination.totalElements,
     totalPages: answer.pagination.totalPages,
-    partial: undefined,
+    searchMatched: undefined,
+    problem: undefined,
   };
 }
 
-/** The ids of the text search's best matches (the API orders them by relevance). */
-async function searchMatches(q: string): Promise<{ ids: Set<string>; more: boolean }> {
-  const answer = await call(api.GET('/public/v1/candidates', { params: { query: { q, size: SEARCH_LIMIT } } }));
-  return { ids: new Set(answer.data.map((candidate) => candidate.id)), more: answer.pagination.totalElements > answer.data.length };
+const rowOf = (application: Schemas['ApplicationSummary']): Row => ({
+  key: application.id,
+  candidateId: application.jobSeekerId,
+  name: `${application.candidate.firstName} ${application.candidate.lastName}`,
+  email: application.candidate.email,
+  application: { jobListingId: application.jobListingId, status: application.status, source: application.source, appliedAt: application.appliedAt },
+});
+
+/** The applications matching the filters, a page of them, filtered and paged by the server. */
+async function applicationsPage(filters: Filters, page: number): Promise<Results> {
+  const answer = await call(api.GET('/public/v1/applications', { params: { query: { ...applicationQuery(filters), page: page - 1, size: PAGE_SIZE } } }));
+  return { rows: answer.data.map(rowOf), total: answer.pagination.totalElements, totalPages: answer.pagination.totalPages, searchMatched: undefined, problem: undefined };
 }
 
-async function applicationsPage(filters: Filters, page: number): Promise<Results> {
-  const matches = filters.q ? await searchMatches(filters.q) : undefined;
-  const from = filters.from ? dayStart(filters.from) : -Infinity;
-  const to = filters.to ? dayEnd(filters.to) : Infinity;
+/** Every application of one candidate that matches the filters (the server filters; a candidate has few). */
+async function applicationsOf(candidateId: string, filters: Filters): Promise<Array<Schemas['ApplicationSummary']>> {
   const found: Array<Schemas['ApplicationSummary']> = [];
   let cursor: string | null = null;
-  let scanned = 0;
-  let stoppedShort = false;
-  for (;;) {
+  do {
     const answer: { data: Array<Schemas['ApplicationSummary']>; pagination: { nextCursor: string | null } } = await call(
       api.GET('/public/v1/applications', {
-        params: {
-          query: {
-            size: SCAN_PAGE,
-            ...(filters.listing ? { jobListingId: filters.listing } : {}),
-            ...(filters.stages.length > 0 ? { status: filters.stages } : {}),
-            ...(cursor ? { cursor } : {}),
-          },
-        },
+        params: { query: { ...applicationQuery(filters), candidateId, size: CANDIDATE_PAGE, ...(cursor ? { cursor } : {}) } },
       }),
     );
-    scanned += answer.data.length;
-    let older = false;
-    for (const application of answer.data) {
-      const applied = new Date(application.appliedAt).getTime();
-      // Newest first: past the start of the period nothing further can match.
-      if (applied < from) {
-        older = true;
-        break;
-      }
-      if (applied > to) continue;
-      if (filters.source && application.source !== filters.source) continue;
-      if (matches && !matches.ids.has(application.jobSeekerId)) continue;
-      found.push(application);
-    }
+    found.push(...answer.data);
     cursor = answer.pagination.nextCursor;
-    if (older || !cursor) break;
-    if (scanned >= SCAN_LIMIT) {
-      stoppedShort = true;
-      break;
-    }
-  }
+  } while (cursor);
+  return found;
+}
+
+/**
+ * A search with application filters: the search's best COMBINE_LIMIT matches (by relevance), each
+ * one's applications matching the filters (server-side), newest first, paged here. Exact for a
+ * search that matched at most COMBINE_LIMIT candidates; otherwise `searchMatched` says how many it
+ * matched, so the page can say that only the best were combined.
+ */
+async function searchedApplicationsPage(filters: Filters, page: number): Promise<Results> {
+  const matches = await call(api.GET('/public/v1/candidates', { params: { query: { q: filters.q, size: COMBINE_LIMIT } } }));
+  const found = (await Promise.all(matches.data.map((candidate) => applicationsOf(candidate.id, filters)))).flat();
+  found.sort((a, b) => b.appliedAt.localeCompare(a.appliedAt) || b.id.localeCompare(a.id));
   const start = (page - 1) * PAGE_SIZE;
+  const matched = matches.pagination.totalElements;
   return {
-    rows: found.slice(start, start + PAGE_SIZE).map((application) => ({
-      key: application.id,
-      candidateId: application.jobSeekerId,
-      name: `${application.candidate.firstName} ${application.candidate.lastName}`,
-      email: application.candidate.email,
-      application: { jobListingId: application.jobListingId, status: application.status, source: application.source, appliedAt: application.appliedAt },
-    })),
+    rows: found.slice(start, start + PAGE_SIZE).map(rowOf),
     total: found.length,
-    totalPages: Math.max(1, Math.ceil(found.length / PAGE_SIZE)),
-    partial: stoppedShort ? 'scan' : matches?.more ? 'search' : undefined,
+    totalPages: Math.ceil(found.length / PAGE_SIZE),
+    searchMatched: matched > matches.data.length ? matched : undefined,
+    problem: undefined,
   };
 }
 
 export function findCandidates(filters: Filters, page: number): Promise<Results> {
-  return byApplication(filters) ? applicationsPage(filters, page) : candidatesPage(filters, page);
+  if (filters.from && filters.to && filters.to < filters.from) {
+    const problem = 'The period ends before it starts: pick an “Applied until” day on or after “Applied from”.';
+    return Promise.resolve({ rows: [], total: 0, totalPages: 0, searchMatched: undefined, problem });
+  }
+  if (!byApplication(filters)) return candidatesPage(filters, page);
+  return filters.q ? searchedApplicationsPage(filters, page) : applicationsPage(filters, page);
 }
