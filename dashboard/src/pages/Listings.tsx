@@ -1,5 +1,5 @@
 import { Badge, Button, Drawer, Group, Menu, Select, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { useDebouncedCallback } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { api, call, useLoad, type Schemas } from '../api';
 import { ConfirmDialog, Notice, ResourceTable, useAction } from '../components';
@@ -99,24 +99,21 @@ export function ListingsPage() {
   const positionType = oneOf<PositionType>(POSITION_TYPE_LABELS, typeParam);
   const page = Math.max(1, Number.parseInt(pageParam ?? '1', 10) || 1);
   const setPage = (next: number) => setPageParam(next > 1 ? String(next) : null, 'push');
-  const [search, setSearch] = useState(qParam ?? '');
-  const [typed] = useDebouncedValue(search.trim(), 300);
-  // The search typed lands in the address once typing pauses; one the address changed (back, a link) shows in the field.
-  const [shownQ, setShownQ] = useState(qParam ?? '');
-  if (shownQ !== (qParam ?? '')) {
-    setShownQ(qParam ?? '');
-    setSearch(qParam ?? '');
-  }
-  useEffect(() => {
-    if (typed !== (qParam ?? '')) {
-      setShownQ(typed);
-      setPageParam(null);
-      setQParam(typed || null);
-    }
-    // Only the typing writes the address here.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [typed]);
   const q = qParam ?? '';
+  const [search, setSearch] = useState(q);
+  // The search typed lands in the address once typing pauses (from page 1); a search the address
+  // changed (back, a link) shows in the field.
+  const [shownQ, setShownQ] = useState(q);
+  if (shownQ !== q) {
+    setShownQ(q);
+    setSearch(q);
+  }
+  const writeSearch = useDebouncedCallback((typed: string) => {
+    if (typed === q) return;
+    setShownQ(typed);
+    setPageParam(null);
+    setQParam(typed || null);
+  }, 300);
   const [editing, setEditing] = useState<string>();
   const [rejecting, setRejecting] = useState<Item>();
   const [reason, setReason] = useState('');
@@ -275,7 +272,10 @@ export function ListingsPage() {
           type="search"
           maxLength={SEARCH_MAX}
           value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
+          onChange={(event) => {
+            setSearch(event.currentTarget.value);
+            writeSearch(event.currentTarget.value.trim());
+          }}
           w={{ base: '100%', xs: 300 }}
         />
       </Group>
