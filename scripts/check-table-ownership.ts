@@ -37,6 +37,8 @@ const NO_DRIZZLE: Record<string, { owner: string; why: string }> = {
   company_counts: { owner: 'infra/kept-counts', why: 'deltas appended only by the triggers of migrations 0015, 0017, 0021 and 0023' },
   application_daily_counts: { owner: 'infra/kept-counts', why: 'deltas appended only by the triggers of migrations 0015 and 0023' },
   application_hires: { owner: 'infra/kept-counts', why: 'one row per current hire, kept by the triggers of migrations 0015 and 0023' },
+  listing_stage_counts: { owner: 'infra/kept-counts', why: 'deltas appended only by the triggers of migration 0043' },
+  application_source_counts: { owner: 'infra/kept-counts', why: 'deltas appended only by the triggers of migration 0043' },
 };
 
 /** Views a module publishes to the others (defined in a migration, documented in the owner's README.md). */

@@ -72,7 +72,7 @@ export interface paths {
         };
         /**
          * List job listings
-         * @description The company's listings, newest first (createdAt descending, then id); with `updatedSince`, in the order they changed ((updatedAt, id) ascending) so a sync can resume from `resumeCursor`. Filters: `status` (repeatable; ARCHIVED listings are listed only when asked for by status), `updatedSince` and `q` (the position contains it, case-insensitively, as written or translated). Page by `page` or by `cursor` (`nextCursor` of the previous page). Items carry exactly id, status, position (value and translated only), positionType, workPlaceType and createdAt; each position is in the best language available for that listing, and `Content-Language` lists the languages of the page.
+         * @description The company's listings, newest first (createdAt descending, then id); with `updatedSince`, in the order they changed ((updatedAt, id) ascending) so a sync can resume from `resumeCursor`. Filters: `status` (repeatable; ARCHIVED listings are listed only when asked for by status), `workPlaceType` and `positionType` (repeatable: any of the values given), `updatedSince` and `q` (the position contains it, case-insensitively, as written or translated). Page by `page` or by `cursor` (`nextCursor` of the previous page). Items carry exactly id, status, position (value and translated only), positionType, workPlaceType and createdAt; each position is in the best language available for that listing, and `Content-Language` lists the languages of the page.
          *
          *     **Languages.** Texts are written in the listing's source `language` (set on create; default the company's default language). Send `Accept-Language` (q-values honoured; de-CH falls back to de) to read them in another language; the response names the language served in `Content-Language`. Each text object carries `value` (the translation when one exists, else the original with `translated: false`), `original` and `sourceLanguage`. `translationType` is HUMAN for translations given through PUT .../translations/{lang} and AI for machine translations, made only when the server is configured with a translation service (none by default): then a listing's texts are translated when they are written (into the server's configured languages and each language the listing has a human translation in) and kept. A read never translates: it serves what is stored, else the caller's next acceptable language, else the original. A HUMAN translation always wins over an AI one. Editing an original retires its translations.
          *
@@ -484,11 +484,33 @@ export interface paths {
         };
         /**
          * Hiring overview
-         * @description Job listings by status, applications by stage, applications per day over the last 30 days, the stage conversion funnel and the median days to hire. `jobListingId` narrows everything to one listing; `from`/`to` select applications by the UTC day they were submitted.
+         * @description Job listings by status, applications by stage and by source, applications per day over the last 30 days, the stage conversion funnel and the median days to hire. `jobListingId` narrows everything to one listing; `from`/`to` select applications by the UTC day they were submitted.
          *
          *     Requires scope `analytics:read`.
          */
         get: operations["getHiringOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/analytics/job-listings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Applications per listing, by stage
+         * @description For each listing named by `jobListingId` (repeated, at most 100: e.g. the ids of a page of GET /public/v1/job-listings), its applications by current stage, read from counts kept as applications change (as cheap for a listing with thousands of applicants as for one with none). With `since`, also how many were submitted at or after that instant (`newApplications`, counted up to 1000): "new since your last visit". Ids that are not the company's listings are left out of `data`.
+         *
+         *     Requires scope `analytics:read`.
+         */
+        get: operations["getJobListingApplicationCounts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2348,6 +2370,17 @@ export interface components {
                 REJECTED: number;
                 WITHDRAWN: number;
             };
+            /** @description Applications matching the filters, by the source they came through (every source, 0 included); adds up to totalApplications */
+            applicationsBySource: {
+                EXTERNAL: number;
+                INTERNAL: number;
+                REFERRAL: number;
+                AGENCY: number;
+                JOB_BOARD: number;
+                CAREER_SITE: number;
+                IMPORTED: number;
+                CAREERS_PAGE: number;
+            };
             /** @description Applications submitted on each day (UTC) from `from` to `to` (default today), oldest first, days without any included: the period the other figures cover. Without `from`, the 30 days ending at `to`; at most the last 367 days of a longer period. */
             applicationsPerDay: {
                 /** Format: date */
@@ -2371,6 +2404,27 @@ export interface components {
                 /** @description null: moved there without a reason */
                 reason: components["schemas"]["RejectionReasonRef"] | null;
                 count: number;
+            }[];
+        };
+        JobListingApplicationCounts: {
+            since: string | null;
+            /** @description One item per listing asked for, in the order asked; ids that are not listings of the company are left out */
+            data: {
+                /** Format: uuid */
+                jobListingId: string;
+                /** @description Applications to the listing, in any stage */
+                totalApplications: number;
+                /** @description Applications to the listing by current stage (every stage, 0 included) */
+                applicationsByStage: {
+                    ACTIVE: number;
+                    IN_REVIEW: number;
+                    INTERVIEW: number;
+                    OFFER: number;
+                    HIRED: number;
+                    REJECTED: number;
+                    WITHDRAWN: number;
+                };
+                newApplications: number | null;
             }[];
         };
         /** @description A webhook subscription. The signing secret is never shown here. */
@@ -4144,6 +4198,10 @@ export interface operations {
                 cursor?: string;
                 /** @description Only listings in these states; repeat the parameter for several (`?status=ACTIVE&status=CLOSED`). Without it every state but ARCHIVED is listed. */
                 status?: ("DRAFT" | "ACTIVE" | "UNDER_REVIEW" | "CLOSED" | "ARCHIVED")[];
+                /** @description Only listings of these work place types; repeat the parameter for several (`?workPlaceType=REMOTE&workPlaceType=HYBRID`). */
+                workPlaceType?: ("REMOTE" | "ON_SITE" | "HYBRID")[];
+                /** @description Only listings of these position types; repeat the parameter for several (`?positionType=FULL_TIME&positionType=PART_TIME`). */
+                positionType?: ("FULL_TIME" | "PART_TIME" | "CONTRACT" | "SELF_EMPLOYED" | "INTERNSHIP")[];
                 /** @description Only listings changed at or after this time (their `updatedAt`), then ordered by (updatedAt, id) ascending with a `resumeCursor` to continue from. A convenience, not an exact log: `updatedAt` is stamped when a change is made, not when it commits, so under concurrent writes a change that commits late can sort behind a `resumeCursor` already answered and be missed. For an exact sync follow the event feed (`GET /public/v1/events`), whose order is commit-safe, and fetch the resources its events name. */
                 updatedSince?: string;
                 /** @description Only listings whose position contains this text (case-insensitive, leading and trailing spaces ignored), as written or in any of its stored translations. `%` and `_` are plain characters. */
@@ -12473,6 +12531,16 @@ export interface operations {
                      *         "REJECTED": 1,
                      *         "WITHDRAWN": 1
                      *       },
+                     *       "applicationsBySource": {
+                     *         "EXTERNAL": 1,
+                     *         "INTERNAL": 1,
+                     *         "REFERRAL": 1,
+                     *         "AGENCY": 1,
+                     *         "JOB_BOARD": 1,
+                     *         "CAREER_SITE": 1,
+                     *         "IMPORTED": 1,
+                     *         "CAREERS_PAGE": 1
+                     *       },
                      *       "applicationsPerDay": [
                      *         {
                      *           "date": "2026-06-30",
@@ -12654,6 +12722,210 @@ export interface operations {
                      *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/public/v1/analytics/overview"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getJobListingApplicationCounts: {
+        parameters: {
+            query: {
+                /** @description The listings to count, repeated (`?jobListingId=...&jobListingId=...`), at most 100: typically the ids of a page of GET /public/v1/job-listings. */
+                jobListingId: string[];
+                /** @description Also count, per listing, the applications submitted at or after this instant (RFC 3339), e.g. when a person last looked: `newApplications`. */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "since": "2026-03-02T09:30:00.000Z",
+                     *       "data": [
+                     *         {
+                     *           "jobListingId": "5f0c8a4e-2b7d-4c1e-9a3f-1d2e3f4a5b6c",
+                     *           "totalApplications": 1,
+                     *           "applicationsByStage": {
+                     *             "ACTIVE": 1,
+                     *             "IN_REVIEW": 1,
+                     *             "INTERVIEW": 1,
+                     *             "OFFER": 1,
+                     *             "HIRED": 1,
+                     *             "REJECTED": 1,
+                     *             "WITHDRAWN": 1
+                     *           },
+                     *           "newApplications": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JobListingApplicationCounts"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/job-listings"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/job-listings"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/job-listings"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/job-listings",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/job-listings"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/job-listings"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/public/v1/analytics/job-listings"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];

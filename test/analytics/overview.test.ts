@@ -183,3 +183,130 @@ describe('GET /public/v1/analytics/overview', () => {
     expect((await t.app.inject({ method: 'GET', url: '/public/v1/analytics/overview', headers: { 'x-api-key': reader } })).statusCode).toBe(200);
   });
 });
+
+describe('applications by source, and GET /public/v1/analytics/job-listings', () => {
+  let owner: Tenant;
+  let a: string;
+  let b: string;
+  let closed: string;
+  let ids: string[];
+  let since: string;
+
+  const counts = (who: Tenant, query: string) =>
+    t.app.inject({ method: 'GET', url: `/public/v1/analytics/job-listings${query}`, headers: who.headers });
+  const apply = async (jobListingId: string, email: string, source?: string) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/public/v1/applications',
+      headers: owner.headers,
+      payload: { jobListingId, candidate: applicant(email), ...(source ? { source } : {}) },
+    });
+    expect(res.statusCode).toBe(201);
+    return res.json().id as string;
+  };
+  const moveTo = async (id: string, status: string) => {
+    const res = await t.app.inject({ method: 'PATCH', url: `/public/v1/applications/${id}/status`, headers: owner.headers, payload: { status } });
+    expect(res.statusCode).toBe(200);
+  };
+
+  // Two days ago: three applications to a, one to the listing closed since; today: two more to a, one to b.
+  beforeAll(async () => {
+    owner = await t.tenant();
+    a = await makeListing(t, owner.companyId);
+    b = await makeListing(t, owner.companyId);
+    closed = await makeListing(t, owner.companyId);
+    t.clock.advance(-2 * DAY_MS);
+    ids = [
+      await apply(a, 's1@example.com', 'REFERRAL'),
+      await apply(a, 's2@example.com', 'REFERRAL'),
+      await apply(a, 's3@example.com'),
+      await apply(closed, 's4@example.com', 'AGENCY'),
+    ];
+    await closeJobListing(t.ctx, owner.companyId, closed);
+    t.clock.advance(2 * DAY_MS);
+    since = new Date(t.clock.now().getTime() - 60_000).toISOString();
+    ids.push(await apply(a, 's5@example.com', 'JOB_BOARD'), await apply(a, 's6@example.com', 'CAREERS_PAGE'), await apply(b, 's7@example.com', 'REFERRAL'));
+    await moveTo(ids[0], 'INTERVIEW');
+    await moveTo(ids[1], 'REJECTED');
+    await moveTo(ids[0], 'OFFER');
+    await moveTo(ids[4], 'IN_REVIEW');
+  });
+
+  it('the overview counts applications by source for the period, the whole company or one listing', async () => {
+    const all = (await overview(owner)).json();
+    expect(all.applicationsBySource).toEqual({
+      EXTERNAL: 1, INTERNAL: 0, REFERRAL: 3, AGENCY: 1, JOB_BOARD: 1, CAREER_SITE: 0, IMPORTED: 0, CAREERS_PAGE: 1,
+    });
+    const today = dayOf(t.clock.now());
+    const recent = (await overview(owner, `?from=${today}&to=${today}`)).json();
+    expect(recent.applicationsBySource).toMatchObject({ REFERRAL: 1, JOB_BOARD: 1, CAREERS_PAGE: 1, EXTERNAL: 0, AGENCY: 0 });
+    const older = (await overview(owner, `?to=${dayOf(new Date(t.clock.now().getTime() - DAY_MS))}`)).json();
+    expect(older.applicationsBySource).toMatchObject({ REFERRAL: 2, EXTERNAL: 1, AGENCY: 1, JOB_BOARD: 0 });
+    const ofA = (await overview(owner, `?jobListingId=${a}`)).json();
+    expect(ofA.applicationsBySource).toMatchObject({ REFERRAL: 2, EXTERNAL: 1, JOB_BOARD: 1, CAREERS_PAGE: 1, AGENCY: 0 });
+    for (const body of [all, recent, older, ofA]) {
+      expect(Object.values(body.applicationsBySource as Record<string, number>).reduce((sum, n) => sum + n, 0)).toBe(body.totalApplications);
+    }
+    expect(Object.values((await overview(await t.tenant())).json().applicationsBySource).every((n) => n === 0)).toBe(true);
+  });
+
+  it('answers each listing\'s applications by stage, in the order asked, after moves', async () => {
+    const res = await counts(owner, `?jobListingId=${b}&jobListingId=${a}&jobListingId=${closed}`);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.since).toBeNull();
+    expect(body.data.map((item: { jobListingId: string }) => item.jobListingId)).toEqual([b, a, closed]);
+    const [ofB, ofA, ofClosed] = body.data;
+    expect(ofA).toEqual({
+      jobListingId: a,
+      totalApplications: 5,
+      applicationsByStage: { ACTIVE: 2, IN_REVIEW: 1, INTERVIEW: 0, OFFER: 1, HIRED: 0, REJECTED: 1, WITHDRAWN: 0 },
+      newApplications: null,
+    });
+    expect(ofB.applicationsByStage.ACTIVE).toBe(1);
+    expect(ofClosed.totalApplications).toBe(1);
+    // A move changes the counts at once (they are kept in the move's transaction).
+    await moveTo(ids[5], 'HIRED');
+    const after = (await counts(owner, `?jobListingId=${a}`)).json().data[0];
+    expect(after.applicationsByStage).toMatchObject({ ACTIVE: 1, HIRED: 1, OFFER: 1 });
+    expect(after.totalApplications).toBe(5);
+  });
+
+  it('with since, counts the applications submitted since then per listing', async () => {
+    const body = (await counts(owner, `?jobListingId=${a}&jobListingId=${b}&jobListingId=${closed}&since=${encodeURIComponent(since)}`)).json();
+    expect(body.since).toBe(since);
+    expect(body.data.map((item: { newApplications: number }) => item.newApplications)).toEqual([2, 1, 0]);
+    const later = new Date(t.clock.now().getTime() + 1000).toISOString();
+    const none = (await counts(owner, `?jobListingId=${a}&since=${encodeURIComponent(later)}`)).json();
+    expect(none.data[0].newApplications).toBe(0);
+  });
+
+  it('leaves out ids that are not the company\'s listings: another company learns nothing', async () => {
+    const other = await t.tenant();
+    const res = await counts(other, `?jobListingId=${a}&jobListingId=${b}&since=${encodeURIComponent(since)}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual([]);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect((await counts(owner, `?jobListingId=${unknown}&jobListingId=${a}`)).json().data.map((item: { jobListingId: string }) => item.jobListingId)).toEqual([a]);
+  });
+
+  it('answers 422 for a missing or bad id, more than 100 ids, a bad since, unknown parameters; 403 without analytics:read', async () => {
+    const many = Array.from({ length: 101 }, () => `jobListingId=${a}`).join('&');
+    for (const [query, field] of [
+      ['', 'jobListingId'],
+      ['?jobListingId=x', 'jobListingId'],
+      [`?${many}`, 'jobListingId'],
+      [`?jobListingId=${a}&since=yesterday`, 'since'],
+      [`?jobListingId=${a}&group=stage`, 'group'],
+    ]) {
+      const res = await counts(owner, query);
+      expect(res.statusCode, query).toBe(422);
+      expect(res.json().error).toBe('VALIDATION_ERROR');
+      expect(res.json().details[0].field, query).toMatch(new RegExp(`^${field}`));
+    }
+    const key = await t.keyFor(owner.companyId, ['jobs:read']);
+    const refused = await t.app.inject({ method: 'GET', url: `/public/v1/analytics/job-listings?jobListingId=${a}`, headers: { 'x-api-key': key } });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: 'FORBIDDEN', details: [{ field: 'scope', message: 'requires analytics:read' }] });
+  });
+});

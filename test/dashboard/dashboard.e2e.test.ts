@@ -1148,6 +1148,89 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     expect(new URL(page.url()).search).toBe('');
   });
 
+  it('listings: applicants per stage and new since the last visit; status, workplace and position type filters in the address survive a reload', async () => {
+    const counter = await activeListing('Stage counter');
+    const remote = await publishedListing({ position: 'Remote tide reader', positionType: 'PART_TIME', workPlaceType: 'REMOTE' });
+    const apply = (listingId: string, firstName: string) =>
+      api('/public/v1/applications', 'POST', { jobListingId: listingId, candidate: { firstName, lastName: 'Counter', email: `${firstName.toLowerCase()}-${randomUUID().slice(0, 6)}@example.com` } });
+    await apply(counter.id, 'Abe');
+    const bea = await apply(counter.id, 'Bea');
+    await apply(counter.id, 'Cyd');
+    await apply(remote.id, 'Dot');
+    await api(`/public/v1/applications/${bea.id}/status`, 'PATCH', { status: 'INTERVIEW' });
+
+    // This visit is remembered (in this browser, for this person) as the page opens.
+    const visitKey = 'dashboard.listings.lastVisit.';
+    const stored = () => page.evaluate((prefix) => Object.keys(localStorage).filter((key) => key.startsWith(prefix)).map((key) => localStorage.getItem(key))[0] ?? null, visitKey);
+    const before = await stored();
+    // From another page, so the Listings page opens anew (a step before may have ended on it).
+    await open('/', 'Overview');
+    await open('/job-listings', 'Job listings');
+    const counterRow = page.getByTestId(`listing-row-${counter.id}`);
+    await poll(() => page.getByTestId(`applicants-${counter.id}`).textContent()).toContain('3 applicants');
+    expect(await counterRow.textContent()).toContain('Applied 2 · Interview 1');
+    await poll(async () => (await stored()) !== before).toBe(true);
+    // Two more arrive after this visit: the next visit shows them as new, on their listing only.
+    await apply(counter.id, 'Eve');
+    await apply(counter.id, 'Flo');
+    await open('/', 'Overview');
+    await open('/job-listings', 'Job listings');
+    await poll(() => page.getByTestId(`new-${counter.id}`).textContent()).toBe('2 new');
+    expect(await page.getByTestId(`applicants-${counter.id}`).textContent()).toContain('5 applicants');
+    expect(await page.getByTestId(`new-${remote.id}`).count()).toBe(0);
+    await page.getByTestId('last-visit').waitFor();
+
+    // Filters by status, workplace and position type, each in the address.
+    const choose = async (label: string, option: string) => {
+      await page.getByRole('combobox', { name: label }).click();
+      await page.getByRole('option', { name: option, exact: true }).click();
+    };
+    await choose('Workplace', 'Remote');
+    await poll(() => new URL(page.url()).searchParams.get('workPlace')).toBe('REMOTE');
+    await poll(() => counterRow.count()).toBe(0);
+    await choose('Position type', 'Part time');
+    await poll(() => new URL(page.url()).searchParams.get('type')).toBe('PART_TIME');
+    await choose('Status', 'Active');
+    await poll(() => new URL(page.url()).searchParams.get('status')).toBe('ACTIVE');
+    await page.getByTestId(`listing-row-${remote.id}`).waitFor();
+    await expectAccessible('listings-counts-filters');
+    // A reload keeps every filter, shown in the fields.
+    await page.reload(COMMIT);
+    await page.getByRole('heading', { level: 1, name: 'Job listings' }).waitFor();
+    await poll(() => page.getByRole('combobox', { name: 'Workplace' }).inputValue()).toBe('Remote');
+    expect(await page.getByRole('combobox', { name: 'Position type' }).inputValue()).toBe('Part time');
+    expect(await page.getByRole('combobox', { name: 'Status' }).inputValue()).toBe('Active');
+    await poll(() => page.getByTestId(`applicants-${remote.id}`).textContent()).toContain('1 applicant');
+    expect(await counterRow.count()).toBe(0);
+    // Back undoes the last filter (the status).
+    await traverse('back');
+    await poll(() => new URL(page.url()).searchParams.get('status')).toBeNull();
+    await page.getByRole('heading', { level: 1, name: 'Job listings' }).waitFor();
+    await poll(() => page.getByRole('combobox', { name: 'Position type' }).inputValue()).toBe('Part time');
+    await page.getByTestId(`listing-row-${remote.id}`).waitFor();
+  });
+
+  it('overview: applications by source for the period, in words and in the CSV', async () => {
+    const listing = await activeListing('Source sailor');
+    await api('/public/v1/applications', 'POST', { jobListingId: listing.id, source: 'REFERRAL', candidate: { firstName: 'Rita', lastName: 'Referred', email: `rita-${randomUUID().slice(0, 6)}@example.com` } });
+    await api('/public/v1/applications', 'POST', { jobListingId: listing.id, source: 'JOB_BOARD', candidate: { firstName: 'Bo', lastName: 'Board', email: `bo-${randomUUID().slice(0, 6)}@example.com` } });
+    await page.goto('/dashboard/', COMMIT);
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    const sources = page.getByTestId('applications-by-source');
+    await poll(() => sources.textContent()).toContain('Referral');
+    expect(await sources.textContent()).toContain('Job board');
+    expect(await sources.textContent()).not.toMatch(/REFERRAL|JOB_BOARD/);
+    // The page's period: the 30 days ending today.
+    const day = (offset: number) => new Date(Date.now() + offset * 24 * 3600 * 1000).toISOString().slice(0, 10);
+    const figures = await api(`/public/v1/analytics/overview?from=${day(-29)}&to=${day(0)}`);
+    expect(figures.applicationsBySource.REFERRAL).toBeGreaterThanOrEqual(1);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export as CSV' }).click()]);
+    const text = Buffer.concat(await (await download.createReadStream()).toArray()).toString();
+    expect(text).toContain(`Source Referral,${figures.applicationsBySource.REFERRAL}`);
+    expect(text).toContain(`Source Job board,${figures.applicationsBySource.JOB_BOARD}`);
+    await expectAccessible('overview-sources');
+  });
+
   it('sign out ends the session and revokes the tokens in one click; the next visit asks to sign in', async () => {
     // The tokens this page load gets, read off the token endpoint's answer.
     const issued: Array<{ access_token: string; refresh_token?: string }> = [];

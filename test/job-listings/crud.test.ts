@@ -305,6 +305,44 @@ describe('GET /public/v1/job-listings', () => {
     expectError(await list('?status=OPEN'), 422, 'VALIDATION_ERROR');
   });
 
+  it('filters by workPlaceType and positionType, repeatable, with the status and the total; 422 for unknown values', async () => {
+    const other = await t.tenant();
+    const made: Record<string, string> = {};
+    for (const [name, positionType, workPlaceType] of [
+      ['remote full', 'FULL_TIME', 'REMOTE'],
+      ['hybrid part', 'PART_TIME', 'HYBRID'],
+      ['site contract', 'CONTRACT', 'ON_SITE'],
+      ['remote intern', 'INTERNSHIP', 'REMOTE'],
+    ]) {
+      made[name] = (await j.create(other.headers, { ...MINIMAL, position: name, positionType, workPlaceType })).id;
+    }
+    await j.move(other.headers, made['remote full'], 'publish');
+    const names = async (query: string) => {
+      const body = (await list(query, other.headers)).json();
+      const found = body.data.map((item: { position: { value: string } }) => item.position.value).sort();
+      expect(body.pagination.totalElements, query).toBe(found.length);
+      return found;
+    };
+    expect(await names('?workPlaceType=REMOTE')).toEqual(['remote full', 'remote intern']);
+    expect(await names('?workPlaceType=REMOTE&workPlaceType=HYBRID')).toEqual(['hybrid part', 'remote full', 'remote intern']);
+    expect(await names('?positionType=CONTRACT&positionType=PART_TIME')).toEqual(['hybrid part', 'site contract']);
+    expect(await names('?workPlaceType=REMOTE&positionType=INTERNSHIP')).toEqual(['remote intern']);
+    expect(await names('?workPlaceType=REMOTE&status=ACTIVE')).toEqual(['remote full']);
+    expect(await names('?workPlaceType=HYBRID&q=remote')).toEqual([]);
+    // Pages by cursor keep the filter.
+    const first = (await list('?workPlaceType=REMOTE&size=1', other.headers)).json();
+    expect(first.pagination.totalElements).toBe(2);
+    const next = (await list(`?workPlaceType=REMOTE&size=1&cursor=${first.pagination.nextCursor}`, other.headers)).json();
+    expect([...first.data, ...next.data].map((item: { id: string }) => item.id).sort()).toEqual([made['remote full'], made['remote intern']].sort());
+    // Another company's listings never show (this tenant's are FULL_TIME and REMOTE too).
+    expect((await list('?workPlaceType=REMOTE&positionType=FULL_TIME', other.headers)).json().data.map((item: { id: string }) => item.id)).toEqual([made['remote full']]);
+    for (const query of ['?workPlaceType=OFFICE', '?positionType=full_time', '?workPlaceType=REMOTE&workPlaceType=MOON']) {
+      const res = await list(query, other.headers);
+      expectError(res, 422, 'VALIDATION_ERROR');
+      expect(fieldsOf(res)[0], query).toMatch(/^(workPlaceType|positionType)/);
+    }
+  });
+
   it('filters by updatedSince', async () => {
     const since = t.clock.now().toISOString();
     await j.call('PATCH', `/public/v1/job-listings/${ids.draft}`, tenant.headers, { referenceNumber: 'later' });

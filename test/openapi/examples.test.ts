@@ -152,6 +152,16 @@ describe('examples in the OpenAPI document', () => {
     await send('listApplicationActivity');
     await send('deleteCandidateNote');
     await send('getHiringOverview');
+    // Its listing ids are a required query parameter (the examples name path parameters only).
+    const counts = await fetch(`${server.baseUrl}/public/v1/analytics/job-listings?jobListingId=${ids.jobListing}&since=2024-01-01T00:00:00Z`, {
+      headers: { 'x-api-key': apiKey },
+    });
+    const countsBody = (await counts.json()) as Json;
+    expect(counts.status, JSON.stringify(countsBody)).toBe(200);
+    expect((countsBody.data as Json[])[0]).toMatchObject({ jobListingId: ids.jobListing, newApplications: expect.any(Number) });
+    expect(((countsBody.data as Json[])[0] as Json).totalApplications).toBeGreaterThanOrEqual(1);
+    expect(validatorAt(`${operationPointer('/public/v1/analytics/job-listings', 'get')}/responses/200/content/application~1json/schema`)(countsBody)).toEqual([]);
+    done.add('getJobListingApplicationCounts');
     await send('listEvents');
     ids.file = (await send('uploadCandidateFile')).id as string;
     await send('listCandidateFiles');

@@ -203,6 +203,29 @@ async function expectKeptEqualsRecomputed(t: TestApp, tenant: Tenant): Promise<v
   );
   expect(keptDaily).toEqual(countedDaily);
 
+  // Per listing and stage, per day and source (migration 0043).
+  const keptListings = await queryRows(
+    db,
+    sql`select job_listing_id::text as l, status, sum(n)::int as n from listing_stage_counts
+        where company_id = ${companyId} group by 1, 2 having sum(n) <> 0 order by 1, 2`,
+  );
+  const countedListings = await queryRows(
+    db,
+    sql`select job_listing_id::text as l, status, count(*)::int as n from applications where company_id = ${companyId} group by 1, 2 order by 1, 2`,
+  );
+  expect(keptListings).toEqual(countedListings);
+  const keptSources = await queryRows(
+    db,
+    sql`select day::text, source, sum(n)::int as n from application_source_counts
+        where company_id = ${companyId} group by 1, 2 having sum(n) <> 0 order by 1, 2`,
+  );
+  const countedSources = await queryRows(
+    db,
+    sql`select (applied_at at time zone 'UTC')::date::text as day, source, count(*)::int as n from applications
+        where company_id = ${companyId} group by 1, 2 order by 1, 2`,
+  );
+  expect(keptSources).toEqual(countedSources);
+
   // List totals, unfiltered and by status.
   const total = async (url: string) =>
     (await t.app.inject({ method: 'GET', url: `/public/v1${url}`, headers: tenant.headers })).json().pagination.totalElements;

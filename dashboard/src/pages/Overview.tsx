@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, LabelList, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { api, call, useLoad, type Schemas } from '../api';
 import { useQueryParam } from '../router';
-import { formatDays, formatNumber, formatPercent, plural, STAGE_LABELS } from '../labels';
+import { formatDays, formatNumber, formatPercent, plural, SOURCE_LABELS, STAGE_LABELS, type Source } from '../labels';
 import { Empty, FirstStep, LoadState, Page, PageHeader } from '../ui';
 import { ListingPicker, type PickedListing } from '../listing-picker';
 
@@ -42,9 +42,49 @@ export function overviewCsv(data: Overview, from: string, to: string, listing: s
     ...data.funnel.filter((step) => step.conversionRate !== null).map((step): [string, string] => [`Conversion into ${STAGE_LABELS[step.stage]}`, formatPercent(step.conversionRate)]),
     ...Object.entries(data.applicationsByStage).map(([stage, count]): [string, number] => [`Now in ${STAGE_LABELS[stage as keyof typeof STAGE_LABELS] ?? stage}`, count]),
     ...data.rejectionsByReason.map((row): [string, number] => [`${STAGE_LABELS[row.status]}: ${row.reason?.name ?? 'no reason given'}`, row.count]),
+    ...bySource(data).map(([source, count]): [string, number] => [`Source ${SOURCE_LABELS[source]}`, count]),
     ...data.applicationsPerDay.map((day): [string, number] => [`Applications on ${day.date}`, day.count]),
   ];
   return ['Figure,Value', ...rows.map(([name, value]) => `${quote(name)},${quote(value)}`)].join('\r\n') + '\r\n';
+}
+
+/** Every source with its applications, most first (then by name). */
+function bySource(data: Overview): Array<[Source, number]> {
+  return (Object.entries(data.applicationsBySource) as Array<[Source, number]>).sort(
+    ([a, m], [b, n]) => n - m || SOURCE_LABELS[a].localeCompare(SOURCE_LABELS[b]),
+  );
+}
+
+/** Applications by source as a list of bars, each bar's length its share of the largest. */
+function Sources({ data }: { data: Overview }) {
+  const rows = bySource(data).filter(([, count]) => count > 0);
+  if (rows.length === 0) return <Empty>No application in this period.</Empty>;
+  const most = rows[0][1];
+  return (
+    <Table data-testid="applications-by-source" layout="fixed">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th w="35%">Source</Table.Th>
+          <Table.Th>Applications</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map(([source, count]) => (
+          <Table.Tr key={source}>
+            <Table.Td>{SOURCE_LABELS[source]}</Table.Td>
+            <Table.Td>
+              <Group gap="xs" wrap="nowrap">
+                <div aria-hidden style={{ height: 10, width: `${Math.max(2, (count / most) * 70)}%`, background: INK, borderRadius: 3 }} />
+                <Text size="sm">
+                  {formatNumber(count)} ({formatPercent(count / data.totalApplications)})
+                </Text>
+              </Group>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
 }
 
 function download(name: string, text: string): void {
@@ -167,6 +207,12 @@ export function OverviewPage() {
                 </figure>
               </Card>
             </SimpleGrid>
+            <Card withBorder>
+              <Title order={2} size="h4" mb="sm">
+                Where applications came from
+              </Title>
+              <Sources data={data} />
+            </Card>
             <Card withBorder>
               <Title order={2} size="h4" mb="sm">
                 Rejections and withdrawals by reason

@@ -4,7 +4,7 @@
 // top of that counted every row twice (every total and the overview doubled).
 
 /** Delta tables the triggers fill from the rows they count: not copied, the target's triggers rebuild them. */
-export const COUNTED_ON_INSERT: readonly string[] = ['company_counts', 'application_daily_counts'];
+export const COUNTED_ON_INSERT: readonly string[] = ['company_counts', 'application_daily_counts', 'listing_stage_counts', 'application_source_counts'];
 
 /**
  * Written by the triggers too, but holding what the counted row does not: when the application

@@ -156,3 +156,34 @@ export function applicationDayAtOffsetSql(
     ) c
     where before <= ${offset}::bigint and before + n > ${offset}::bigint`;
 }
+
+// --- per listing and per source (migration 0043) ----------------------------------------------------
+
+/**
+ * The applications of each of the given listings of the company by current stage (only stages
+ * with any): a few rows per listing whatever its number of applications. Another company's
+ * listing has none here.
+ */
+export async function keptListingStageCounts(
+  db: Db,
+  companyId: string,
+  listingIds: readonly string[],
+): Promise<Array<{ jobListingId: string; status: string; count: number }>> {
+  if (listingIds.length === 0) return [];
+  return queryRows(
+    db,
+    sql`select job_listing_id as "jobListingId", status, sum(n)::int as count from listing_stage_counts
+        where company_id = ${companyId} and job_listing_id = any(${sql.param([...listingIds])}::uuid[])
+        group by job_listing_id, status having sum(n) <> 0`,
+  );
+}
+
+/** Applications submitted within the range by source (sources without any left out). */
+export async function keptSourceCounts(db: Db, companyId: string, range: DayRange): Promise<Array<{ source: string; count: number }>> {
+  return queryRows(
+    db,
+    sql`select source, sum(n)::int as count from application_source_counts
+        where company_id = ${companyId} ${dayConditions(range)}
+        group by source having sum(n) <> 0`,
+  );
+}

@@ -122,3 +122,43 @@ export async function countRejectionsByReason(db: Db, scope: ApplicationScope): 
         where ${applicationsIn(scope)} and a.rejection_reason_id is not null group by a.rejection_reason_id`,
   );
 }
+
+/** Applications by source (only sources with any), for one listing's overview. */
+export async function countApplicationsBySource(db: Db, scope: ApplicationScope): Promise<Array<{ source: string; count: number }>> {
+  return queryRows(db, sql`select a.source, count(*)::int as count from application_summaries a where ${applicationsIn(scope)} group by a.source`);
+}
+
+/** Which of these ids are the company's listings (another company's and unknown ids are left out). */
+export async function companyListingIds(db: Db, companyId: string, ids: readonly string[]): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select id from job_listing_statuses where company_id = ${companyId} and id = any(${sql.param([...ids])}::uuid[])`,
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Per listing, its applications submitted at or after `since`, counted up to `cap`: each count
+ * reads at most `cap` entries of the (company_id, job_listing_id, applied_at) index, so the answer
+ * is bounded however many arrived.
+ */
+export async function countApplicationsSince(
+  db: Db,
+  companyId: string,
+  listingIds: readonly string[],
+  since: Date,
+  cap: number,
+): Promise<Array<{ jobListingId: string; count: number }>> {
+  if (listingIds.length === 0) return [];
+  return queryRows(
+    db,
+    sql`select l.id as "jobListingId", (
+          select count(*)::int from (
+            select 1 from application_summaries a
+            where a.company_id = ${companyId} and a.job_listing_id = l.id and a.applied_at >= ${since.toISOString()}::timestamptz
+            limit ${cap}
+          ) recent
+        ) as count
+        from unnest(${sql.param([...listingIds])}::uuid[]) as l(id)`,
+  );
+}

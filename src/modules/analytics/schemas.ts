@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { JOB_LISTING_STATUSES } from '../reference-data/enums.ts';
-import { APPLICATION_STAGES, FUNNEL_STAGES } from '../applications/stages.ts';
+import { APPLICATION_SOURCES, APPLICATION_STAGES, FUNNEL_STAGES } from '../applications/stages.ts';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const countsOf = (keys: readonly string[], description: string) =>
@@ -38,6 +38,10 @@ export const AnalyticsOverview = Type.Object(
     jobListingsByStatus: countsOf(JOB_LISTING_STATUSES, 'Job listings by current status (the date filters do not apply)'),
     totalApplications: Type.Integer({ description: 'Applications matching the filters' }),
     applicationsByStage: countsOf(APPLICATION_STAGES, 'Applications matching the filters, by current stage'),
+    applicationsBySource: countsOf(
+      APPLICATION_SOURCES,
+      'Applications matching the filters, by the source they came through (every source, 0 included); adds up to totalApplications',
+    ),
     applicationsPerDay: Type.Array(
       Type.Object({ date: Type.String({ format: 'date' }), count: Type.Integer({ minimum: 0 }) }),
       {
@@ -73,4 +77,49 @@ export const AnalyticsOverview = Type.Object(
   { $id: 'AnalyticsOverview' },
 );
 
-export const analyticsSchemas = [AnalyticsOverview];
+/** The most listings one request of the listing counts names (a list page's largest size). */
+export const MAX_LISTING_IDS = 100;
+/** Applications since `since` are counted up to this many per listing. */
+export const NEW_APPLICATIONS_CAP = 1000;
+
+export const ListingCountsQuery = Type.Object(
+  {
+    jobListingId: Type.Array(Type.String({ format: 'uuid' }), {
+      minItems: 1,
+      maxItems: MAX_LISTING_IDS,
+      description: `The listings to count, repeated (\`?jobListingId=...&jobListingId=...\`), at most ${MAX_LISTING_IDS}: typically the ids of a page of GET /public/v1/job-listings.`,
+    }),
+    since: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: `Also count, per listing, the applications submitted at or after this instant (RFC 3339), e.g. when a person last looked: \`newApplications\`.`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListingCountsQuery = Static<typeof ListingCountsQuery>;
+
+export const JobListingApplicationCounts = Type.Object(
+  {
+    since: Nullable(Type.String({ format: 'date-time', description: 'The `since` asked for, if any' })),
+    data: Type.Array(
+      Type.Object({
+        jobListingId: Type.String({ format: 'uuid' }),
+        totalApplications: Type.Integer({ minimum: 0, description: 'Applications to the listing, in any stage' }),
+        applicationsByStage: countsOf(APPLICATION_STAGES, 'Applications to the listing by current stage (every stage, 0 included)'),
+        newApplications: Nullable(
+          Type.Integer({
+            minimum: 0,
+            maximum: NEW_APPLICATIONS_CAP,
+            description: `Applications submitted at or after \`since\`, counted up to ${NEW_APPLICATIONS_CAP} (${NEW_APPLICATIONS_CAP} means that many or more); null without \`since\``,
+          }),
+        ),
+      }),
+      { description: 'One item per listing asked for, in the order asked; ids that are not listings of the company are left out' },
+    ),
+  },
+  { $id: 'JobListingApplicationCounts' },
+);
+
+export const analyticsSchemas = [AnalyticsOverview, JobListingApplicationCounts];

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../../shared/context.ts';
 import { ValidationError } from '../../shared/errors.ts';
-import { APPLICATION_STAGES, FUNNEL_STAGES } from '../applications/stages.ts';
+import { APPLICATION_SOURCES, APPLICATION_STAGES, FUNNEL_STAGES } from '../applications/stages.ts';
 import { JOB_LISTING_STATUSES } from '../reference-data/enums.ts';
 import { rejectionReasonsOf, type RejectionReasonRef } from '../companies/service.ts';
 import { STAGE_OF_KIND } from '../companies/rejection-reasons.ts';
@@ -8,20 +8,25 @@ import {
   keptCount,
   keptCountsByStatus,
   keptDailyCounts,
+  keptListingStageCounts,
   keptMedianDaysToHire,
+  keptSourceCounts,
   keptStageCounts,
   keptTimeToHire,
 } from '../../infra/kept-counts/read.ts';
 import {
+  companyListingIds,
+  countApplicationsBySource,
   countApplicationsByStage,
   countApplicationsPerDay,
+  countApplicationsSince,
   countFunnel,
   countListingsByStatus,
   countRejectionsByReason,
   timeToHire,
   type ApplicationScope,
 } from './repo.ts';
-import { MAX_SERIES_DAYS, OVERVIEW_DAYS, type AnalyticsOverviewQuery } from './schemas.ts';
+import { MAX_SERIES_DAYS, NEW_APPLICATIONS_CAP, OVERVIEW_DAYS, type AnalyticsOverviewQuery, type ListingCountsQuery } from './schemas.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -64,12 +69,14 @@ export async function getOverview(ctx: ServiceContext, companyId: string, query:
         : query.from
     : utcDay(new Date(dayStart(lastDay).getTime() - (OVERVIEW_DAYS - 1) * DAY_MS));
 
-  const [{ listings, stages, perDay, funnel, hiring }, reasoned, reasons] = await Promise.all([
+  const [{ listings, stages, perDay, funnel, hiring }, reasoned, reasons, sources] = await Promise.all([
     query.jobListingId
       ? listingFigures(ctx, scope, query.jobListingId, firstDay, lastDay)
       : companyFigures(ctx, companyId, query, firstDay, lastDay, scope),
     countRejectionsByReason(ctx.db, scope),
     rejectionReasonsOf(ctx, companyId),
+    // One listing's few applications directly; a whole company's from the kept per-day counts.
+    query.jobListingId ? countApplicationsBySource(ctx.db, scope) : keptSourceCounts(ctx.db, companyId, { fromDay: query.from, toDay: query.to }),
   ]);
   const applicationsByStage = zeroFilled(APPLICATION_STAGES, stages);
   return {
@@ -78,6 +85,10 @@ export async function getOverview(ctx: ServiceContext, companyId: string, query:
     jobListingsByStatus: zeroFilled(JOB_LISTING_STATUSES, listings),
     totalApplications: Object.values(applicationsByStage).reduce((sum, n) => sum + n, 0),
     applicationsByStage,
+    applicationsBySource: zeroFilled(
+      APPLICATION_SOURCES,
+      sources.map((row) => ({ status: row.source, count: row.count })),
+    ),
     applicationsPerDay: perDay,
     funnel: FUNNEL_STAGES.map((stage, index) => ({
       stage,
@@ -192,5 +203,40 @@ async function companyFigures(
       stageRows.filter((row) => row.furthest >= index).reduce((sum, row) => sum + row.count, 0),
     ),
     hiring,
+  };
+}
+
+/**
+ * Per listing of the company among `query.jobListingId` (in the order asked, others left out):
+ * its applications by current stage from the kept per-listing counts (never a count over its
+ * applications), and with `since` how many were submitted since then, each counted up to
+ * NEW_APPLICATIONS_CAP from the (company, listing, applied_at) index.
+ */
+export async function getListingCounts(ctx: ServiceContext, companyId: string, query: ListingCountsQuery) {
+  const asked = [...new Set(query.jobListingId.map((id) => id.toLowerCase()))];
+  const since = query.since === undefined ? undefined : new Date(query.since);
+  const [own, stageRows, recent] = await Promise.all([
+    companyListingIds(ctx.db, companyId, asked),
+    keptListingStageCounts(ctx.db, companyId, asked),
+    since ? countApplicationsSince(ctx.db, companyId, asked, since, NEW_APPLICATIONS_CAP) : Promise.resolve([]),
+  ]);
+  const known = new Set(own);
+  const newSince = new Map(recent.map((row) => [row.jobListingId, row.count]));
+  return {
+    since: since?.toISOString() ?? null,
+    data: asked
+      .filter((id) => known.has(id))
+      .map((id) => {
+        const applicationsByStage = zeroFilled(
+          APPLICATION_STAGES,
+          stageRows.filter((row) => row.jobListingId === id),
+        );
+        return {
+          jobListingId: id,
+          totalApplications: Object.values(applicationsByStage).reduce((sum, n) => sum + n, 0),
+          applicationsByStage,
+          newApplications: since ? (newSince.get(id) ?? 0) : null,
+        };
+      }),
   };
 }

@@ -183,6 +183,9 @@ export interface ListFilter {
   updatedSince: Date | undefined;
   /** Only listings whose position contains this text (see positionContains). */
   q?: string | undefined;
+  /** Only these kinds of work place / position (undefined: any). */
+  workPlaceTypes?: string[] | undefined;
+  positionTypes?: string[] | undefined;
 }
 
 /** What a list item needs (view.ts, presenter.ts), named by the table's keys: a renamed column fails to compile. */
@@ -195,6 +198,9 @@ interface PageValues {
   statuses: string[];
   updatedSince: string;
   pattern: string;
+  /** null: any (the kinds filter has one or both). */
+  workPlaceTypes: string[] | null;
+  positionTypes: string[] | null;
   afterKey: SortKeyValue;
   afterId: SortKeyValue;
   limit: number;
@@ -204,8 +210,12 @@ const value = placeholderOf<PageValues>();
 /** The cursor's sort keys, as placeholders bound when the statement runs. */
 const AFTER_PLACEHOLDERS = [value('afterKey'), value('afterId')] as unknown as SortKeyValue[];
 
-/** Which of the filters a page has, and whether it starts after a cursor. */
-const PAGE_FLAGS = ['statuses', 'updatedSince', 'search', 'after'] as const;
+/**
+ * Which of the filters a page has, and whether it starts after a cursor. `kinds`: by work place
+ * type, position type or both, one flag for the two (each a parameter that may be null): what the
+ * flag changes is the total, counted rather than read from the kept counts, which know only statuses.
+ */
+const PAGE_FLAGS = ['statuses', 'updatedSince', 'search', 'kinds', 'after'] as const;
 type PageShape = Record<(typeof PAGE_FLAGS)[number], boolean>;
 
 /** The listing a translation is of, in positionContains (which also reads the listings it filters). */
@@ -225,6 +235,11 @@ export function positionContains(companyId: Placeholder | SQL, pattern: Placehol
   return sql`(${jobListings.position} ILIKE ${pattern} OR ${jobListings.id} = any(array(
     SELECT ${t.jobListingId} FROM ${t} JOIN ${jobListings} ${l} ON ${l.id} = ${t.jobListingId} AND ${l.position} = ${t.sourceText}
       WHERE ${t.field} = 'position' AND ${t.text} ILIKE ${pattern} AND ${l.companyId} = ${companyId})))`;
+}
+
+/** The column is one of the text[] bound to `values`, or that is null (no condition). */
+function anyOf(column: AnyPgColumn, values: Placeholder): SQL {
+  return sql`(${values}::text[] is null or ${column} = any(${values}::text[]))`;
 }
 
 /** `text` as a LIKE pattern matching it anywhere; its own wildcards match only themselves. */
@@ -247,9 +262,11 @@ function pageStatement(shape: PageShape): SQL {
     shape.statuses ? sql`${jobListings.status} = any(${value('statuses')}::text[])` : sql`${jobListings.status} <> 'ARCHIVED'`,
     shape.updatedSince ? sql`${jobListings.updatedAt} >= ${value('updatedSince')}::timestamptz` : undefined,
     shape.search ? positionContains(value('companyId'), value('pattern')) : undefined,
+    shape.kinds ? anyOf(jobListings.workPlaceType, value('workPlaceTypes')) : undefined,
+    shape.kinds ? anyOf(jobListings.positionType, value('positionTypes')) : undefined,
   )!;
   const total =
-    shape.updatedSince || shape.search
+    shape.updatedSince || shape.search || shape.kinds
       ? sql`(select count(*)::int from ${jobListings} where ${where})`
       : keptCountQuery(value('companyId'), 'job_listings', shape.statuses ? { statuses: value('statuses') } : { exceptStatuses: ['ARCHIVED'] });
   const columns = SUMMARY_KEYS.map((key) => sql`${jobListings[key]} as ${sql.identifier(key)}`);
@@ -275,6 +292,7 @@ export async function listJobListingRows(
     statuses: filter.statuses !== undefined,
     updatedSince: filter.updatedSince !== undefined,
     search: filter.q !== undefined,
+    kinds: filter.workPlaceTypes !== undefined || filter.positionTypes !== undefined,
     after: position.after !== undefined,
   };
   const statement = PAGE_STATEMENTS.bind(shape, {
@@ -282,6 +300,8 @@ export async function listJobListingRows(
     statuses: filter.statuses,
     updatedSince: filter.updatedSince?.toISOString(),
     pattern: filter.q === undefined ? undefined : likePattern(filter.q),
+    workPlaceTypes: filter.workPlaceTypes ?? null,
+    positionTypes: filter.positionTypes ?? null,
     afterKey: position.after?.[0],
     afterId: position.after?.[1],
     limit: position.limit,
@@ -292,8 +312,8 @@ export async function listJobListingRows(
     statement.text,
     statement.values,
     // The best plan of a newest-first page is the same whatever its values: planned once. By
-    // status, it depends on how common the statuses are; a sync or a search, on their values.
-    { planOnce: !shape.statuses && !shape.updatedSince && !shape.search },
+    // status or kind, it depends on how common they are; a sync or a search, on their values.
+    { planOnce: !shape.statuses && !shape.updatedSince && !shape.search && !shape.kinds },
   );
   return { rows: found[0].id === null ? [] : found, total: found[0].total };
 }
@@ -442,6 +462,9 @@ export interface PublicListFilter {
   sectorId?: string | undefined;
   /** Only listings whose position contains this text (see positionContains). */
   q?: string | undefined;
+  /** Only these kinds of work place / position (undefined: any). */
+  workPlaceTypes?: string[] | undefined;
+  positionTypes?: string[] | undefined;
 }
 
 /** What a public list item needs, named by the table's keys. */

@@ -336,6 +336,16 @@ export const ListJobListingsQuery = Type.Object(
           'Only listings in these states; repeat the parameter for several (`?status=ACTIVE&status=CLOSED`). Without it every state but ARCHIVED is listed.',
       }),
     ),
+    workPlaceType: Type.Optional(
+      Type.Array(Type.Enum(WORK_PLACE_TYPES), {
+        description: 'Only listings of these work place types; repeat the parameter for several (`?workPlaceType=REMOTE&workPlaceType=HYBRID`).',
+      }),
+    ),
+    positionType: Type.Optional(
+      Type.Array(Type.Enum(POSITION_TYPES), {
+        description: 'Only listings of these position types; repeat the parameter for several (`?positionType=FULL_TIME&positionType=PART_TIME`).',
+      }),
+    ),
     updatedSince: UpdatedSince('listings'),
     q: Type.Optional(
       Type.String({

@@ -6,7 +6,7 @@
 import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Page, type PageRequest } from '../../shared/pagination.ts';
 import { NotFoundError, ValidationError } from '../../shared/errors.ts';
 import { withTransaction, type ServiceContext } from '../../shared/context.ts';
-import type { JobListingStatus } from '../reference-data/enums.ts';
+import type { JobListingStatus, PositionType, WorkPlaceType } from '../reference-data/enums.ts';
 import { presentJobListing, presentJobListingItems, type LanguageOptions, type PresentedJobListing } from './presenter.ts';
 import { findJobListingAggregate, findJobListingStatus, jobListingExists, listActiveListingRows, listJobListingRows, translationSummary } from './repo.ts';
 import type { JobListingListItemView, ListingTranslationsView } from './schemas.ts';
@@ -62,6 +62,13 @@ export interface ListJobListingsInput extends PageRequest {
   status?: JobListingStatus[] | undefined;
   updatedSince?: string | undefined;
   q?: string | undefined;
+  workPlaceType?: WorkPlaceType[] | undefined;
+  positionType?: PositionType[] | undefined;
+}
+
+/** A repeated enumeration filter as a set (sorted, so the cursor's scope does not depend on the order given); none: undefined. */
+function valueSet<T extends string>(values: T[] | undefined): T[] | undefined {
+  return values && values.length > 0 ? [...new Set(values)].sort() : undefined;
 }
 
 export async function listJobListings(
@@ -77,6 +84,9 @@ export async function listJobListings(
     // Part of the cursor's scope (a cursor made with another q is refused). Without q the key is
     // left out of the scope's JSON, so cursors handed out before q existed stay valid.
     q: positionSearch(input.q),
+    // Left out of the scope's JSON when not given, as q is.
+    workPlaceTypes: valueSet(input.workPlaceType),
+    positionTypes: valueSet(input.positionType),
   };
   const position = startPage(ctx.secrets, input, 'job-listings', filter.updatedSince ? CHANGED_SINCE : NEWEST_FIRST, filter);
   const { rows: fetched, total } = await listJobListingRows(ctx.db, filter, position);
