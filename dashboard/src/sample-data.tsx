@@ -58,7 +58,7 @@ export function SampleDataBanner() {
   const data = sample?.status.data;
   if (!sample || !data?.present) return null;
   return (
-    <Alert color="yellow" variant="light" mb="md" role="status" data-testid="sample-data-banner" title="You are looking at sample data">
+    <Alert color="blue" variant="light" mb="md" role="status" data-testid="sample-data-banner" title="You are looking at sample data">
       <Group justify="space-between" gap="sm">
         <Text size="sm">
           {plural(data.jobListings, 'job listing')} and {plural(data.candidates, 'candidate')} are made up, to show how things work. Everything you add yourself stays when you remove them.

@@ -38,7 +38,57 @@ interface ListingPlan {
   archived?: number;
 }
 
+// In order of creation: the backend listing is made last on day 0, so it is the newest ACTIVE one
+// (the one the dashboard's pipeline opens on) and the fullest.
 const LISTINGS: Record<ListingKey, ListingPlan> = {
+  designer: {
+    created: 0,
+    published: 2,
+    translations: {
+      fr: {
+        position: 'Designer produit',
+        jobDescription: "Façonnez la manière dont recruteurs et candidats utilisent notre produit, de la recherche à l'interface finale.",
+      },
+    },
+    input: {
+      position: 'Product Designer',
+      positionType: 'FULL_TIME',
+      workPlaceType: 'REMOTE',
+      jobDescription: 'Shape how recruiters and candidates use our product, from research to polished UI.',
+      skills: [{ value: 'Figma', type: 'SOFTWARE' }, { value: 'User research', type: 'SKILL' }],
+      currency: 'EUR',
+      salaryBase: 60000,
+      paymentInterval: 'YEARLY',
+      availableForEveryCountry: true,
+    },
+  },
+  analyst: {
+    created: 0,
+    published: 10,
+    input: {
+      position: 'Data Analyst',
+      positionType: 'PART_TIME',
+      workPlaceType: 'ON_SITE',
+      address: { city: 'Lisbon', country: 'PT' },
+      jobDescription: 'Turn hiring data into dashboards and insight for our customers.',
+      skills: [{ value: 'SQL', type: 'SKILL' }, { value: 'Python', type: 'SKILL' }],
+      currency: 'EUR',
+      salaryBase: 25,
+      paymentInterval: 'HOURLY',
+    },
+  },
+  success: {
+    created: 0,
+    published: 1,
+    closed: 35,
+    input: {
+      position: 'Customer Success Manager',
+      positionType: 'FULL_TIME',
+      workPlaceType: 'HYBRID',
+      address: { city: 'Amsterdam', country: 'NL' },
+      jobDescription: 'Help our customers get the most out of the platform.',
+    },
+  },
   backend: {
     created: 0,
     published: 0,
@@ -70,54 +120,6 @@ const LISTINGS: Record<ListingKey, ListingPlan> = {
       hiringProcessSteps: [{ stepName: 'Intro call' }, { stepName: 'Technical interview' }, { stepName: 'Team day' }],
       yearsOfExperience: 5,
       numberOfPositionsOpened: 2,
-    },
-  },
-  designer: {
-    created: 1,
-    published: 2,
-    translations: {
-      fr: {
-        position: 'Designer produit',
-        jobDescription: "Façonnez la manière dont recruteurs et candidats utilisent notre produit, de la recherche à l'interface finale.",
-      },
-    },
-    input: {
-      position: 'Product Designer',
-      positionType: 'FULL_TIME',
-      workPlaceType: 'REMOTE',
-      jobDescription: 'Shape how recruiters and candidates use our product, from research to polished UI.',
-      skills: [{ value: 'Figma', type: 'SOFTWARE' }, { value: 'User research', type: 'SKILL' }],
-      currency: 'EUR',
-      salaryBase: 60000,
-      paymentInterval: 'YEARLY',
-      availableForEveryCountry: true,
-    },
-  },
-  analyst: {
-    created: 9,
-    published: 10,
-    input: {
-      position: 'Data Analyst',
-      positionType: 'PART_TIME',
-      workPlaceType: 'ON_SITE',
-      address: { city: 'Lisbon', country: 'PT' },
-      jobDescription: 'Turn hiring data into dashboards and insight for our customers.',
-      skills: [{ value: 'SQL', type: 'SKILL' }, { value: 'Python', type: 'SKILL' }],
-      currency: 'EUR',
-      salaryBase: 25,
-      paymentInterval: 'HOURLY',
-    },
-  },
-  success: {
-    created: 0,
-    published: 1,
-    closed: 35,
-    input: {
-      position: 'Customer Success Manager',
-      positionType: 'FULL_TIME',
-      workPlaceType: 'HYBRID',
-      address: { city: 'Amsterdam', country: 'NL' },
-      jobDescription: 'Help our customers get the most out of the platform.',
     },
   },
   intern: {
