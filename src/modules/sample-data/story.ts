@@ -377,7 +377,8 @@ export async function tellPipelineStory(ctx: ServiceContext, companyId: string, 
     actions.push({
       day: plan.created,
       run: async () => {
-        const id = (await createJobListing(on(plan.created), companyId, plan.input)).listing.id;
+        // The story's texts are English whatever the company's default language (so its translations never name the source language).
+        const id = (await createJobListing(on(plan.created), companyId, { language: 'en', ...plan.input })).listing.id;
         listingIds.set(key, id);
         for (const [language, texts] of Object.entries(plan.translations ?? {})) {
           await putJobListingTranslation(on(plan.created), companyId, id, language, texts);
