@@ -57,6 +57,8 @@ import { companyRoutes, rejectionReasonRoutes } from './modules/companies/routes
 import { companySchemas } from './modules/companies/schemas.ts';
 import { registerDashboard } from './http/dashboard.ts';
 import { careersRoutes } from './modules/careers/routes.ts';
+import { sampleDataRoutes } from './modules/sample-data/routes.ts';
+import { sampleDataSchemas } from './modules/sample-data/schemas.ts';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -80,6 +82,7 @@ const SHARED_SCHEMAS = [
   ...activitySchemas,
   ...auditSchemas,
   ...boardSchemas,
+  ...sampleDataSchemas,
 ];
 
 export async function buildApp(deps: Deps): Promise<AppInstance> {
@@ -178,6 +181,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   await app.register(memberRoutes);
   await app.register(auditRoutes);
   await app.register(companyRoutes);
+  await app.register(sampleDataRoutes);
   await app.register(listingReviewRoutes);
   // The hosted careers pages (HTML for candidates and search engines) over the boards service.
   await app.register(careersRoutes);

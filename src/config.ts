@@ -73,6 +73,8 @@ export interface Config {
   trustProxy: string[];
   /** Creates the demo company and key on an empty embedded database. */
   seedDemo: boolean;
+  /** Offers a person's company sample data (POST /settings/sample-data): by default in development mode on the embedded database only. */
+  sampleData: boolean;
   /** TLS terminated by this server: PEM certificate and key files (both or neither). */
   tls: { certFile: string; keyFile: string } | undefined;
   /** LibreTranslate-compatible machine translation (AI translations of job listings); unset: none. */
@@ -414,6 +416,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (mode === 'production' && devSignIn) {
     throw new ConfigError('DEV_SIGN_IN cannot be true in production mode (anyone could sign in as anyone)');
   }
+  const sampleData = boolean(env, 'SAMPLE_DATA', databaseUrl === undefined && mode === 'development');
+  if (mode === 'production' && sampleData) {
+    throw new ConfigError('SAMPLE_DATA cannot be true in production mode (made-up candidates in a real company)');
+  }
   return {
     port,
     host,
@@ -443,6 +449,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisBreakerMs: integer(env, 'REDIS_BREAKER_MS', 1000, 100, 3_600_000),
     trustProxy: proxyList(env),
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined && mode === 'development'),
+    sampleData,
     tls: tlsFiles(env),
     ...translatorSettings(env),
     boardApplyPerHour: integer(env, 'BOARD_APPLY_PER_HOUR', 10, 1, 1_000_000),

@@ -1,7 +1,7 @@
 import { AppShell, Burger, Button, Group, NavLink, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useEffect, useState, type MouseEvent } from 'react';
-import { api, call } from './api';
+import { api, call, useLoad } from './api';
 import { currentUser, ensureSignedIn, signOut } from './auth';
 import { href, navigate, usePath } from './router';
 import { ErrorMessage, Loading, SessionContext, type Session } from './ui';
@@ -13,6 +13,7 @@ import { PipelinePage } from './pages/Pipeline';
 import { CandidatesPage } from './pages/Candidates';
 import { SettingsPage } from './pages/Settings';
 import { AuditLogPage } from './pages/AuditLog';
+import { SampleDataBanner, SampleDataContext, type SampleDataState } from './sample-data';
 
 const PAGES = [
   { path: '/', label: 'Overview', Component: OverviewPage },
@@ -41,6 +42,17 @@ export function App() {
   const [error, setError] = useState<unknown>();
   const [opened, { toggle, close }] = useDisclosure();
   const path = usePath();
+  // Whether the company has sample data (the banner, the offer); read once signed in. `shown` counts
+  // its changes: the page is shown afresh after each, so its figures include (or leave out) the sample.
+  const [shown, setShown] = useState(0);
+  const sampleStatus = useLoad(async () => (session ? call(api.GET('/settings/sample-data')) : undefined), [session]);
+  const sample: SampleDataState = {
+    status: sampleStatus as SampleDataState['status'],
+    changed: () => {
+      sampleStatus.reload();
+      setShown((n) => n + 1);
+    },
+  };
 
   useEffect(() => {
     loadSession().then(setSession, setError);
@@ -75,46 +87,49 @@ export function App() {
 
   return (
     <SessionContext.Provider value={session}>
-      <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
-        <AppShell.Header>
-          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-            <Group gap="sm" wrap="nowrap">
-              <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
-              <Title order={2} size="h4">
-                {session.companyName}
-              </Title>
+      <SampleDataContext.Provider value={sample}>
+        <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+          <AppShell.Header>
+            <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+              <Group gap="sm" wrap="nowrap">
+                <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
+                <Title order={2} size="h4">
+                  {session.companyName}
+                </Title>
+              </Group>
+              <Group gap="sm" wrap="nowrap">
+                <Text size="sm" c="dimmed" visibleFrom="sm">
+                  {session.email} · {session.role === 'ADMIN' ? 'Admin' : 'Member'}
+                </Text>
+                <Button variant="default" size="xs" onClick={() => void signOut()}>
+                  Sign out
+                </Button>
+              </Group>
             </Group>
-            <Group gap="sm" wrap="nowrap">
-              <Text size="sm" c="dimmed" visibleFrom="sm">
-                {session.email} · {session.role === 'ADMIN' ? 'Admin' : 'Member'}
-              </Text>
-              <Button variant="default" size="xs" onClick={() => void signOut()}>
-                Sign out
-              </Button>
-            </Group>
-          </Group>
-        </AppShell.Header>
-        <AppShell.Navbar p="xs" aria-label="Main">
-          <nav>
-            <VisuallyHidden>
-              <h2>Pages</h2>
-            </VisuallyHidden>
-            {PAGES.filter((candidate) => session.role === 'ADMIN' || !('adminOnly' in candidate)).map((candidate) => (
-              <NavLink
-                key={candidate.path}
-                href={href(candidate.path)}
-                label={candidate.label}
-                active={candidate === page}
-                aria-current={candidate === page ? 'page' : undefined}
-                onClick={(event) => go(event, candidate.path)}
-              />
-            ))}
-          </nav>
-        </AppShell.Navbar>
-        <AppShell.Main>
-          <Current key={page.path} />
-        </AppShell.Main>
-      </AppShell>
+          </AppShell.Header>
+          <AppShell.Navbar p="xs" aria-label="Main">
+            <nav>
+              <VisuallyHidden>
+                <h2>Pages</h2>
+              </VisuallyHidden>
+              {PAGES.filter((candidate) => session.role === 'ADMIN' || !('adminOnly' in candidate)).map((candidate) => (
+                <NavLink
+                  key={candidate.path}
+                  href={href(candidate.path)}
+                  label={candidate.label}
+                  active={candidate === page}
+                  aria-current={candidate === page ? 'page' : undefined}
+                  onClick={(event) => go(event, candidate.path)}
+                />
+              ))}
+            </nav>
+          </AppShell.Navbar>
+          <AppShell.Main>
+            <SampleDataBanner />
+            <Current key={`${page.path}#${shown}`} />
+          </AppShell.Main>
+        </AppShell>
+      </SampleDataContext.Provider>
     </SessionContext.Provider>
   );
 }

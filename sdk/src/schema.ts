@@ -1363,6 +1363,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/settings/sample-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read whether the company has sample data
+         * @description `offered` says whether this server adds sample data at all (by default only in development mode on the embedded database).
+         *
+         *     A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted.
+         */
+        get: operations["getSampleData"];
+        put?: never;
+        /**
+         * Fill the company with sample data
+         * @description Adds a realistic pipeline to the caller's company: six job listings (two ACTIVE with translations, a draft, a closed and an archived one), 28 candidates with applications in every stage spread over the last six weeks, rejections and withdrawals with the company's reasons, and notes written by the caller. Made through the same services as the API's own writes, so lists, search, the analytics overview and the event feed show it; no webhook is sent for it.
+         *
+         *     403 when this server does not offer sample data (`offered` false: production mode, or PostgreSQL unless SAMPLE_DATA=true); 409 when the company has sample data already, or candidates with the sample's e-mail addresses. Remove it with DELETE.
+         *
+         *     A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted. Only a company ADMIN may call it (403 otherwise).
+         */
+        post: operations["addSampleData"];
+        /**
+         * Remove the company's sample data
+         * @description Deletes for good the sample listings and candidates, every application in a sample listing or of a sample candidate (with its history, notes and files), and the events naming them; nothing the company made itself. Counts, analytics and search totals are as before the sample data was added. 404 when the company has no sample data.
+         *
+         *     A signed-in user's access token (`Authorization: Bearer`); API keys are not accepted. Only a company ADMIN may call it (403 otherwise).
+         */
+        delete: operations["removeSampleData"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/settings/job-listings/{id}/approve": {
         parameters: {
             query?: never;
@@ -3234,6 +3270,19 @@ export interface components {
             applicationId: string;
             /** @description The position applied to */
             position: string;
+        };
+        /** @description The company's sample data: a realistic pipeline to explore the service with, removable in one step. */
+        SampleData: {
+            /** @description Whether this server fills companies with sample data (SAMPLE_DATA; by default only in development mode on the embedded database) */
+            offered: boolean;
+            /** @description Whether the company has sample data now */
+            present: boolean;
+            /** @description When it was added; null without sample data */
+            filledAt: string | null;
+            /** @description Sample job listings made (some may have been deleted since) */
+            jobListings: number;
+            /** @description Sample candidates made */
+            candidates: number;
         };
         /**
          * application.created
@@ -26255,6 +26304,694 @@ export interface operations {
                      *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
                      *       "timestamp": "2026-03-02T09:30:00.000Z",
                      *       "path": "/settings/company/board/logo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSampleData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company's sample data: a realistic pipeline to explore the service with, removable in one step. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "offered": true,
+                     *       "present": true,
+                     *       "filledAt": "2026-03-02T09:30:00.000Z",
+                     *       "jobListings": 1,
+                     *       "candidates": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SampleData"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    addSampleData: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body replay the first answer for 24 hours. While the first request runs, 409; if it died without answering, a retry after the lease (60 s by default) runs it. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company's sample data: a realistic pipeline to explore the service with, removable in one step. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "offered": true,
+                     *       "present": true,
+                     *       "filledAt": "2026-03-02T09:30:00.000Z",
+                     *       "jobListings": 1,
+                     *       "candidates": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SampleData"];
+                };
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "CONFLICT",
+                     *       "message": "The request conflicts with the current state of the resource",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    removeSampleData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "BAD_REQUEST",
+                     *       "message": "Malformed request: a JSON body that does not parse, a path that does not decode, or a credential in the query string (send it in its header)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, expired or revoked API key",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the required scope (named in details) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "FORBIDDEN",
+                     *       "message": "The key lacks the required scope (named in details)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The addressed resource does not exist (or belongs to another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "NOT_FOUND",
+                     *       "message": "The addressed resource does not exist (or belongs to another company)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "message": "Body larger than 1 MB",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "Body is not JSON",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request validation failed; details lists the failing fields */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "VALIDATION_ERROR",
+                     *       "message": "Request validation failed; details lists the failing fields",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "TOO_MANY_REQUESTS",
+                     *       "message": "Rate limit exceeded; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server fault (no internals are shown) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "error": "INTERNAL_ERROR",
+                     *       "message": "Server fault (no internals are shown)",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "message": "The database is busy (no free connection in time, or a statement timed out) or could not be reached; see Retry-After",
+                     *       "timestamp": "2026-03-02T09:30:00.000Z",
+                     *       "path": "/settings/sample-data"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];

@@ -1261,4 +1261,38 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await poll(() => new URL(page.url()).pathname).toMatch(/^\/sign-in\//);
     await page.getByLabel('E-mail').waitFor();
   });
+
+  it('a brand-new person explores with sample data from the overview, sees the sample pipeline, and removes it in one click', async () => {
+    // Signed out (the step above), or a fresh browser when this step runs alone: the sign-in page.
+    await page.goto('/', COMMIT);
+    await page.getByLabel('E-mail').fill(`newcomer-${randomUUID().slice(0, 8)}@example.com`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await page.getByTestId('first-step').waitFor();
+    await page.getByTestId('explore-sample-data').getByRole('button', { name: 'Explore with sample data' }).waitFor();
+    await expectAccessible('overview-sample-data-offer');
+    await page.getByRole('button', { name: 'Explore with sample data' }).click();
+    // The pipeline of a sample listing, its cards on screen, and the banner that says it is sample data.
+    await poll(() => new URL(page.url()).pathname).toBe('/dashboard/pipeline');
+    await page.getByTestId('sample-data-banner').waitFor();
+    const cards = page.locator('[data-testid^="card-"]:not([data-testid="card-times"])');
+    await poll(() => cards.count()).toBeGreaterThan(2);
+    expect(await cards.first().isVisible()).toBe(true);
+    await expectAccessible('pipeline-sample-data');
+    await open('/', 'Overview');
+    await poll(() => page.getByTestId('stat-applications').innerText()).not.toMatch(/\b0\s*$/);
+    expect(await page.getByTestId('explore-sample-data').count()).toBe(0);
+
+    await page.getByTestId('sample-data-banner').getByRole('button', { name: 'Remove sample data' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Remove sample data?' });
+    await dialog.getByRole('button', { name: 'Remove sample data' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    // The empty company again: the first step and the offer, no banner.
+    await page.getByTestId('first-step').waitFor();
+    await page.getByRole('button', { name: 'Explore with sample data' }).waitFor();
+    expect(await page.getByTestId('sample-data-banner').count()).toBe(0);
+    await open('/pipeline', 'Pipeline');
+    await page.getByRole('link', { name: 'Create a job listing' }).waitFor();
+    expect(await cards.count()).toBe(0);
+  });
 });

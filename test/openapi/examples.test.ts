@@ -235,6 +235,11 @@ describe('examples in the OpenAPI document', () => {
       if (operationId === 'approveJobListing') approved = ids.jobListing;
     }
 
+    // Sample data in the same company (listing review on: its listings are approved), and out again.
+    await send('getSampleData');
+    expect((await send('addSampleData')).present).toBe(true);
+    await send('removeSampleData');
+
     // The job board, in the same company: set up, read, its approved (ACTIVE) listing applied to.
     await send('getBoardSettings');
     expect((await send('updateBoardSettings')).slug).toBe(EXAMPLE_BOARD_SLUG);

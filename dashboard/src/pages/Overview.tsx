@@ -6,6 +6,7 @@ import { useQueryParam } from '../router';
 import { formatDays, formatNumber, formatPercent, plural, SOURCE_LABELS, STAGE_LABELS, type Source } from '../labels';
 import { Empty, FirstStep, LoadState, Page, PageHeader } from '../ui';
 import { ListingPicker, type PickedListing } from '../listing-picker';
+import { ExploreWithSampleData } from '../sample-data';
 
 const INK = '#3b4bb0';
 
@@ -142,6 +143,7 @@ export function OverviewPage() {
                 <FirstStep testId="first-step" action="Create your first job listing" to="/job-listings">
                   Your company has no job listings yet. Create one and publish it: applications then arrive in the pipeline, and these figures fill in.
                 </FirstStep>
+                <ExploreWithSampleData />
               </Card>
             )}
             <SimpleGrid cols={{ base: 2, sm: 4 }}>

@@ -22,6 +22,7 @@ import { ConfirmDialog, Notice } from '../components';
 import { ListingPicker, type PickedListing } from '../listing-picker';
 import { label, plural, SOURCE_LABELS, STAGE_LABELS, STAGES as STAGE_ORDER } from '../labels';
 import { useQueryParam } from '../router';
+import { ExploreWithSampleData } from '../sample-data';
 import { Empty, ErrorMessage, FirstStep, formatDate, LoadState, Page, PageHeader, timeAgo } from '../ui';
 
 type Application = Schemas['ApplicationSummary'];
@@ -428,9 +429,12 @@ export function PipelinePage() {
       <LoadState state={opening} label="Loading listings">
         {(found) =>
           found === null ? (
-            <FirstStep action="Create a job listing" to="/job-listings">
-              No job listings yet: create one and publish it to receive applications here.
-            </FirstStep>
+            <>
+              <FirstStep action="Create a job listing" to="/job-listings">
+                No job listings yet: create one and publish it to receive applications here.
+              </FirstStep>
+              <ExploreWithSampleData />
+            </>
           ) : (
             <div data-listing-picker>
               <ListingPicker label="Job listing" value={picked} onChange={(next) => next && pick(next)} showStatus width={{ base: '100%', sm: 360 }} />

@@ -160,3 +160,28 @@ export async function findEventsMentioning(db: Db, companyId: string, ids: strin
 export async function replaceEventData(db: Db, id: string, data: unknown): Promise<void> {
   await db.update(events).set({ data }).where(eq(events.id, id));
 }
+
+// ---- sample data ------------------------------------------------------------------------------------
+
+/**
+ * Marks the company's events recorded so far by the caller's own transaction as fanned out, so no
+ * webhook delivery is ever made for them (sample data is not news for a receiver). Answers how many.
+ */
+export async function markOwnTransactionEventsDispatched(tx: Db, companyId: string, at: Date): Promise<number> {
+  const rows = await tx
+    .update(events)
+    .set({ dispatchedAt: at })
+    .where(and(eq(events.companyId, companyId), sql`${events.txId} = pg_current_xact_id()`, isNull(events.dispatchedAt)))
+    .returning({ id: events.id });
+  return rows.length;
+}
+
+/** Deletes the company's events whose data names any of these ids (the feed then never shows them). Answers how many. */
+export async function deleteEventsMentioning(db: Db, companyId: string, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const rows = await db
+    .delete(events)
+    .where(and(eq(events.companyId, companyId), or(...ids.map((id) => sql`${events.data}::text like ${`%${id}%`}`))))
+    .returning({ id: events.id });
+  return rows.length;
+}

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { queryStatement, type Db } from '../../db/client.ts';
 import { selectList } from '../../db/select-list.ts';
@@ -438,6 +438,24 @@ export async function clearPersonalTexts(db: Db, companyId: string, candidateId:
       .where(and(eq(applicationStatusHistory.companyId, companyId), inArray(applicationStatusHistory.applicationId, ids)));
   }
   return ids;
+}
+
+/**
+ * Deletes for good the company's applications in these listings or of these candidates (their
+ * histories, and notes about them, by the schema's cascades; the kept counts by the delete
+ * trigger); answers their ids.
+ */
+export async function deleteApplicationRows(db: Db, companyId: string, of: { jobListingIds: string[]; candidateIds: string[] }): Promise<string[]> {
+  const ofThese = [
+    ...(of.jobListingIds.length > 0 ? [inArray(applications.jobListingId, of.jobListingIds)] : []),
+    ...(of.candidateIds.length > 0 ? [inArray(applications.candidateId, of.candidateIds)] : []),
+  ];
+  if (ofThese.length === 0) return [];
+  const rows = await db
+    .delete(applications)
+    .where(and(eq(applications.companyId, companyId), or(...ofThese)))
+    .returning({ id: applications.id });
+  return rows.map((row) => row.id);
 }
 
 /** Every history row of these applications, oldest first. */

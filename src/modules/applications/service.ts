@@ -23,6 +23,7 @@ import {
   findApplication,
   listApplications as listApplicationRows,
   clearPersonalTexts,
+  deleteApplicationRows,
   listApplicationsOfCandidate,
   listHistoryOfApplications,
   listStatusHistory,
@@ -424,6 +425,16 @@ export async function getCandidateProfile(ctx: ServiceContext, companyId: string
 /** Erasure, in the caller's transaction (or one of its own): cover letters and move reasons of the candidate's applications go; answers their ids. */
 export async function erasePipelineTexts(ctx: ServiceContext, companyId: string, candidateId: string, now: Date): Promise<string[]> {
   return withTransaction(ctx, (tx) => clearPersonalTexts(tx.db, companyId, candidateId, now));
+}
+
+/**
+ * Deletes for good the applications in these listings or of these candidates, with their histories
+ * and the notes about them (the sample data's removal: what it leaves must be as if they never
+ * were, the kept counts and the analytics included). No event. Files tied to them must be gone
+ * first. Answers their ids.
+ */
+export async function deleteApplicationsFor(ctx: ServiceContext, companyId: string, of: { jobListingIds: string[]; candidateIds: string[] }): Promise<string[]> {
+  return withTransaction(ctx, (tx) => deleteApplicationRows(tx.db, companyId, of));
 }
 
 export interface PipelineExport {

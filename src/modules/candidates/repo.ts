@@ -102,6 +102,23 @@ export async function findCandidateByEmail(db: Db, companyId: string, email: str
   return row;
 }
 
+/** Which of these e-mail addresses (compared without letter case) the company's candidates have. */
+export async function findTakenEmails(db: Db, companyId: string, emails: string[]): Promise<string[]> {
+  if (emails.length === 0) return [];
+  const rows = await db
+    .select({ email: candidates.email })
+    .from(candidates)
+    .where(and(eq(candidates.companyId, companyId), inArray(sql`lower(${candidates.email})`, emails.map((email) => email.toLowerCase()))));
+  return rows.map((row) => row.email);
+}
+
+/** Deletes the company's candidates with these ids for good (the kept counts and search totals by the delete triggers); answers how many. */
+export async function deleteCandidateRows(db: Db, companyId: string, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const rows = await db.delete(candidates).where(and(eq(candidates.companyId, companyId), inArray(candidates.id, ids))).returning({ id: candidates.id });
+  return rows.length;
+}
+
 /** Inserts unless a candidate with this email exists (a concurrent insert included); undefined then. */
 export async function insertCandidateIfAbsent(db: Db, row: CandidateRow): Promise<CandidateRow | undefined> {
   const [inserted] = await db.insert(candidates).values(row).onConflictDoNothing().returning(candidateColumns);

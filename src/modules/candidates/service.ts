@@ -6,7 +6,9 @@ import { recordEvent } from '../../infra/outbox/record-event.ts';
 import {
   anonymizeCandidateRow,
   BY_RELEVANCE,
+  deleteCandidateRows,
   findCandidateByEmail,
+  findTakenEmails,
   findCandidate,
   findCandidateSummaries,
   findCandidatesByIds,
@@ -108,6 +110,19 @@ export async function eraseCandidateRecord(ctx: ServiceContext, companyId: strin
     await anonymizeCandidateRow(db, id, anonymizedCandidateFields(id), now);
     return toCandidateView(row);
   });
+}
+
+/** Which of these e-mail addresses already belong to candidates of the company (as stored). */
+export async function takenEmails(ctx: ServiceContext, companyId: string, emails: string[]): Promise<string[]> {
+  return findTakenEmails(ctx.db, companyId, emails);
+}
+
+/**
+ * Deletes these candidates for good (the sample data's removal): their applications, notes and
+ * files must be gone first (their owners' functions). No event. Answers how many went.
+ */
+export async function deleteCandidates(ctx: ServiceContext, companyId: string, ids: string[]): Promise<number> {
+  return withTransaction(ctx, (tx) => deleteCandidateRows(tx.db, companyId, ids));
 }
 
 /**

@@ -14,6 +14,7 @@ import { markMachineTranslationDue, translateJobListingNow } from './machine-tra
 import { presentJobListing, type LanguageOptions, type PresentedJobListing } from './presenter.ts';
 import {
   deleteJobListingRow,
+  deleteJobListingRows,
   deleteTranslations,
   insertJobListing,
   insertTranslations,
@@ -170,6 +171,16 @@ export async function deleteJobListing(ctx: ServiceContext, companyId: string, i
     await deleteJobListingRow(tx.db, id);
     await emit(tx, 'job_listing.deleted', aggregate, ctx.clock.now());
   });
+}
+
+/**
+ * Deletes listings for good whatever their status, with their translations and children (the sample
+ * data's removal: the company is left as if they never were; the lifecycle's "only a DRAFT is
+ * deleted" is for a company's own listings). Their applications must be gone first. No event.
+ * Answers how many went.
+ */
+export async function deleteJobListingsForGood(ctx: ServiceContext, companyId: string, ids: string[]): Promise<number> {
+  return withTransaction(ctx, (tx) => deleteJobListingRows(tx.db, companyId, ids));
 }
 
 /**

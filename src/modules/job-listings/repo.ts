@@ -176,6 +176,16 @@ export async function deleteJobListingRow(db: Db, id: string): Promise<void> {
   await db.delete(jobListings).where(eq(jobListings.id, id));
 }
 
+/** Deletes the company's listings with these ids for good, whatever their status (children with them); answers how many. */
+export async function deleteJobListingRows(db: Db, companyId: string, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const rows = await db
+    .delete(jobListings)
+    .where(and(eq(jobListings.companyId, companyId), inArray(jobListings.id, ids)))
+    .returning({ id: jobListings.id });
+  return rows.length;
+}
+
 export interface ListFilter {
   companyId: string;
   /** Only these states; undefined: every state but ARCHIVED. */

@@ -13,7 +13,7 @@ import type { JobListingListItemView, ListingTranslationsView } from './schemas.
 
 export type { JobListingView } from './schemas.ts';
 export type { LanguageOptions, PresentedJobListing } from './presenter.ts';
-export { createJobListing, deleteJobListing, jobListingFieldProblems, listingTag, putJobListingTranslation, updateJobListing } from './commands.ts';
+export { createJobListing, deleteJobListing, deleteJobListingsForGood, jobListingFieldProblems, listingTag, putJobListingTranslation, updateJobListing } from './commands.ts';
 export {
   approveJobListing,
   archiveJobListing,

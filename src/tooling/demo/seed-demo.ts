@@ -5,7 +5,7 @@ import type { ServiceContext } from '../../shared/context.ts';
 import { createApiKey, type CreatedApiKey } from '../../modules/api-keys/service.ts';
 import { ALL_SCOPES } from '../../modules/api-keys/scopes.ts';
 import { createCompany, hasCompanies, type CompanyView } from '../../modules/companies/service.ts';
-import { seedDemoPipeline, type DemoPipeline } from './seed-pipeline.ts';
+import { tellPipelineStory, type DemoPipeline } from '../../modules/sample-data/service.ts';
 
 export interface DemoSeed {
   company: CompanyView;
@@ -21,7 +21,10 @@ export async function seedDemoIfEmpty(ctx: ServiceContext): Promise<DemoSeed | n
     if (await hasCompanies(txCtx)) return null;
     const company = await createCompany(txCtx, { name: 'Demo Company' });
     const apiKey = await createApiKey(txCtx, { companyId: company.id, label: 'Demo key (all scopes)', scopes: ALL_SCOPES });
-    const pipeline = await seedDemoPipeline(txCtx, company.id);
-    return { company, apiKey, pipeline };
+    // The sample data's story, its notes written by the demo key.
+    const { listings, candidates, applications } = await tellPipelineStory(txCtx, company.id, {
+      noteAuthor: { companyId: company.id, scopes: ALL_SCOPES, apiKeyId: apiKey.id },
+    });
+    return { company, apiKey, pipeline: { listings, candidates, applications } };
   });
 }
