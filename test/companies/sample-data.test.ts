@@ -127,6 +127,12 @@ describe('/settings/sample-data', () => {
     );
     expect((await inject('PATCH', `/public/v1/applications/${sampleApplication.id}/status`, admin, { status: 'IN_REVIEW' })).statusCode).toBe(200);
     expect((await inject('POST', `/public/v1/candidates/${amara.id}/notes`, admin, { body: 'Call back on Monday' })).statusCode).toBe(201);
+    // The company's own applicant applies to a sample listing too, a résumé sent with it.
+    const ownApplicant = before.candidates[0];
+    const ownEmail = (await inject('GET', `/public/v1/candidates/${ownApplicant}`, admin)).json().email;
+    const resume = { fileName: 'cv.txt', contentBase64: Buffer.from('Warehouse lead, forklift licence.\n').toString('base64') };
+    const toSample = await inject('POST', '/public/v1/applications', admin, { jobListingId: backend.id, candidate: applicant(ownEmail), resume });
+    expect(toSample.statusCode, toSample.body).toBe(201);
 
     const removed = await inject('DELETE', PATH, admin);
     expect(removed.statusCode, removed.body).toBe(204);
@@ -134,6 +140,9 @@ describe('/settings/sample-data', () => {
     expect(after.listings).toEqual([...before.listings, mine.id].sort());
     expect(after.listingsTotal).toBe(before.listingsTotal + 1);
     expect(after.candidates).toEqual(before.candidates);
+    // Their résumé stays theirs, no longer linked to the application removed with the sample listing.
+    const files = (await inject('GET', `/public/v1/candidates/${ownApplicant}/files`, admin)).json().data;
+    expect(files.map((file: { fileName: string; applicationId: string | null }) => [file.fileName, file.applicationId])).toEqual([['cv.txt', null]]);
     expect(after.candidatesTotal).toBe(before.candidatesTotal);
     expect(after.applications).toEqual(before.applications);
     expect(after.applicationsTotal).toBe(before.applicationsTotal);
