@@ -30,6 +30,9 @@ const PAGE_QUERIES: Record<string, string> = {
                from candidates where company_id = $1 order by created_at desc, id desc limit 20`,
 };
 
+/** The application's columns ceiling (c) answers, named: a column added to the table must not break its union. */
+const ANSWERED = 'id, company_id, job_listing_id, candidate_id, status, source, cover_letter, applied_at, updated_at, furthest_stage, rejection_reason_id';
+
 /** Ceiling (c)'s move: $1 company, $2 application, $3 new stage, $4 history id, $5 event id. */
 const MOVE = `with old as (
     select id, status from applications where company_id = $1 and id = $2 for update
@@ -54,12 +57,10 @@ const MOVE = `with old as (
   -- (migration 0024): a NOTIFY makes its commit hold a cluster-wide lock until flushed, so a NOTIFY
   -- in every transaction would serialize the ceiling's commits and make it no ceiling.
   notified as (select pg_notify('events_recorded', '') from moved where pg_try_advisory_xact_lock(hashtext('events_recorded'), 0))
-  select id, company_id, job_listing_id, candidate_id, status, source, cover_letter, applied_at, updated_at, furthest_stage,
-    (select count(*)::int from notified) as notified
+  select ${ANSWERED}, (select count(*)::int from notified) as notified
   from moved
   union all
-  select a.id, a.company_id, a.job_listing_id, a.candidate_id, a.status, a.source, a.cover_letter, a.applied_at, a.updated_at, a.furthest_stage, 0
-  from applications a where a.company_id = $1 and a.id = $2 and not exists (select 1 from moved)`;
+  select ${ANSWERED}, 0 from applications where company_id = $1 and id = $2 and not exists (select 1 from moved)`;
 
 /** Ceiling (c)'s read of what the answer embeds: $1 company, $2 listing, $3 candidate. */
 const EMBEDDED = `select to_jsonb(l) as listing, to_jsonb(c) as candidate

@@ -137,6 +137,9 @@ export async function loadChildren(db: Db, listingIds: string[]): Promise<Map<st
   return byListing;
 }
 
+/** The listing's columns in LISTING_AGGREGATE's select list order (selectList's), the children after them. */
+const LISTING_KEYS = Object.keys(getTableColumns(jobListings));
+
 /** findJobListingAggregate's fixed statement: $1 the listing, $2 the company. */
 const LISTING_AGGREGATE = `select ${selectList(jobListings)}, ${new PgDialect().sqlToQuery(childrenJson(sql.raw('= $1'))).sql} as children
   from job_listings where id = $1 and company_id = $2`;
@@ -154,12 +157,15 @@ export async function findJobListingAggregate(
   options: { lock?: 'update' } = {},
 ): Promise<JobListingAggregate | undefined> {
   const text = options.lock === 'update' ? `${LISTING_AGGREGATE} for update` : LISTING_AGGREGATE;
-  const [found] = await queryStatement<JobListingRow & { children: unknown }>(db, text, [id, companyId]);
+  const [found] = await queryStatement<unknown[]>(db, text, [id, companyId], { arrays: true });
   if (!found) return undefined;
-  const { children, ...listing } = found;
+  // Read as an array and stored under the table's keys, always in the same order: the driver's own
+  // row object stores each of the 40-odd columns under a name decoded anew from every answer.
+  const listing: Record<string, unknown> = {};
+  for (let i = 0; i < LISTING_KEYS.length; i++) listing[LISTING_KEYS[i]] = found[i];
   const byListing = new Map<string, ListingChildren>([[id, { skills: [], benefits: [], hiringSteps: [], tags: [], requirements: [] }]]);
-  addChildren(byListing, children);
-  return { listing, ...byListing.get(id)! };
+  addChildren(byListing, found[LISTING_KEYS.length]);
+  return { listing: listing as JobListingRow, ...byListing.get(id)! };
 }
 
 export async function updateJobListingRow(
