@@ -10,7 +10,6 @@ import { createLibreTranslateTranslator } from './adapters/translation/libretran
 import type { Translator } from './adapters/translation/translator.ts';
 import { DirectoryFileStore } from './adapters/file-store/directory.ts';
 import type { FileStore } from './adapters/file-store/file-store.ts';
-import { S3FileStore } from './adapters/file-store/s3.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { startDatabase } from './db/start.ts';
@@ -72,10 +71,15 @@ export function translatorFromConfig(config: Pick<Config, 'translatorUrl' | 'tra
   return createLibreTranslateTranslator({ url: config.translatorUrl, apiKey: config.translatorApiKey });
 }
 
-/** The file store the configuration names. */
-export function fileStoreFromConfig(config: Pick<Config, 'fileStore'>): FileStore {
+/**
+ * The file store the configuration names. The S3 backend (and the AWS SDK, ~6 MB of heap that
+ * every major collection then marks) is loaded only when it is the one configured.
+ */
+export async function fileStoreFromConfig(config: Pick<Config, 'fileStore'>): Promise<FileStore> {
   const settings = config.fileStore;
-  return settings.kind === 's3' ? new S3FileStore(settings) : new DirectoryFileStore(settings.dir);
+  if (settings.kind !== 's3') return new DirectoryFileStore(settings.dir);
+  const { S3FileStore } = await import('./adapters/file-store/s3.ts');
+  return new S3FileStore(settings);
 }
 
 /** A CAPTCHA provider's answer gets this long: a candidate is waiting for the form's answer. */
@@ -90,7 +94,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const metrics = overrides.metrics ?? createMetrics({ process: 'api' });
   const translator = 'translator' in overrides ? overrides.translator : translatorFromConfig(config);
   const webhookTransport = overrides.webhookTransport ?? createWebhookTransport({ allowLocal: config.webhookAllowLocal });
-  const fileStore = overrides.fileStore ?? fileStoreFromConfig(config);
+  const fileStore = overrides.fileStore ?? (await fileStoreFromConfig(config));
   const rateLimitStore =
     overrides.rateLimitStore ?? (config.redisUrl
       ? new RedisRateLimitStore(config.redisUrl, { retryMs: config.redisBreakerMs, log })

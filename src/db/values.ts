@@ -33,8 +33,11 @@ class UtcTimestamp extends Date {
     if (this.getTime() !== this.#time) return super.toISOString();
     const text = this.#text;
     const n = text.length;
-    // '.775697+00' -> '.775', '.7+00' -> '.700', no fraction -> '.000'
-    const fraction = n >= 26 ? text.slice(19, 23) : n > 22 ? text.slice(19, n - 3).padEnd(4, '0') : '.000';
+    // '2026-11-23 17:52:51.775697+00' -> '2026-11-23T17:52:51.775Z': the time and its milliseconds
+    // in one piece (a list page writes dozens of these).
+    if (n >= 26) return `${text.slice(0, 10)}T${text.slice(11, 23)}Z`;
+    // '.7+00' -> '.700', no fraction -> '.000'
+    const fraction = n > 22 ? text.slice(19, n - 3).padEnd(4, '0') : '.000';
     return `${text.slice(0, 10)}T${text.slice(11, 19)}${fraction}Z`;
   }
 }

@@ -262,7 +262,7 @@ describe('s3 file store', () => {
   }, 20_000);
 
   it('FILE_STORE=s3 builds this backend, and it works against the server the settings name', async () => {
-    const store = fileStoreFromConfig(loadConfig({ FILE_STORE: 's3', ...s3.env, S3_PREFIX: 'from-config' }));
+    const store = await fileStoreFromConfig(loadConfig({ FILE_STORE: 's3', ...s3.env, S3_PREFIX: 'from-config' }));
     expect(store).toBeInstanceOf(S3FileStore);
     await store.put('c1/f1', Readable.from([Buffer.from('configured')]), { contentType: 'text/plain' });
     const whole = new S3FileStore(s3.settings());
