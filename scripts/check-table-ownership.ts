@@ -49,6 +49,7 @@ const VIEWS: Record<string, { owner: string; migration: string }> = {
   job_listing_statuses: { owner: 'modules/job-listings', migration: '0033_published_views.sql' },
   candidate_summaries: { owner: 'modules/candidates', migration: '0030_candidate_summaries_view.sql' },
   candidate_file_texts: { owner: 'modules/documents', migration: '0039_candidate_search_file_words.sql' },
+  candidate_search_vectors: { owner: 'modules/candidates', migration: '0046_candidate_search_vectors_view.sql' },
 };
 
 const SQL_NAMING = /\b(?:from|join|into|update|table|truncate|lock)\s+(?:only\s+)?(?:"?public"?\.)?"?([a-z_][a-z0-9_]*)"?/gi;

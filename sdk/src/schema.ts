@@ -330,7 +330,7 @@ export interface paths {
         };
         /**
          * List applications
-         * @description Newest first (by `updatedAt` ascending with `updatedSince`). Filters combine with AND; a repeated `status` or `source` matches any of its values. `appliedFrom` (inclusive) and `appliedTo` (exclusive) bound the submission time, as instants (RFC 3339 date-times: give the offset of the day you mean). Read further pages by `cursor` with the same filters.
+         * @description Newest first (by `updatedAt` ascending with `updatedSince`). Filters combine with AND; a repeated `status` or `source` matches any of its values. `appliedFrom` (inclusive) and `appliedTo` (exclusive) bound the submission time, as instants (RFC 3339 date-times: give the offset of the day you mean). `q` keeps the applications whose candidate matches the candidate search (name, email, headline, skills, file text). Read further pages by `cursor` with the same filters.
          *
          *     Requires scope `applications:read`.
          */
@@ -9378,6 +9378,8 @@ export interface operations {
                 appliedFrom?: string;
                 /** @description Only applications submitted before this instant (`appliedAt`, exclusive: a period is [appliedFrom, appliedTo)); after appliedFrom when both are given, else 422 */
                 appliedTo?: string;
+                /** @description Only applications whose candidate matches this search, as the candidates list's `q`: full-text over name, email, headline, skills and the text of the candidate's files (once read: `textStatus` DONE). Every word must match, as a word or the start of one ("jav" finds "Java"); leading and trailing spaces are ignored, and a blank one is 422. The order stays newest first (no relevance); totalElements counts every match. */
+                q?: string;
             };
             header?: never;
             path?: never;

@@ -297,6 +297,71 @@ describe('GET /public/v1/applications: source and applied period', () => {
     expect((await get(tenant, '/public/v1/applications?appliedFrom=2026-11-27T00:00:00Z&appliedTo=2026-11-27T00:00:00.001Z')).statusCode).toBe(200);
   });
 
+  it('q: only applications whose candidate matches the candidate search (name, e-mail prefix), with the other filters, by cursor; never another company\'s; erased ones never', async () => {
+    const tenant = await t.tenant();
+    const other = await t.tenant();
+    const l1 = await makeListing(t, tenant.companyId);
+    const l2 = await makeListing(t, tenant.companyId);
+    const apply = async (who: Tenant, listingId: string, candidate: Record<string, string>, source: string) => {
+      const res = await submit(who, { jobListingId: listingId, source, candidate });
+      expect(res.statusCode).toBe(201);
+      t.clock.advance(1_000);
+      return res.json() as ApplicationBody;
+    };
+    const grace = { firstName: 'Grace', lastName: 'Hopper', email: 'ghopper@navy.example' };
+    const hopper1 = await apply(tenant, l1, grace, 'REFERRAL');
+    const ada = await apply(tenant, l1, { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@analytical.example' }, 'REFERRAL');
+    const hopper2 = await apply(tenant, l2, grace, 'JOB_BOARD');
+    const kelly = await apply(tenant, l2, { firstName: 'Grace', lastName: 'Kelly', email: 'gk@monaco.example' }, 'REFERRAL');
+    // Another company's Grace Hopper: never listed for this one.
+    await apply(other, await makeListing(t, other.companyId), grace, 'REFERRAL');
+    await move(tenant, hopper2.id, { status: 'INTERVIEW' });
+    const q = (text: string) => `q=${encodeURIComponent(text)}`;
+
+    // By name, by e-mail prefix, every word as a word or its start; newest first, counted.
+    expect(await page(tenant, q('grace'))).toEqual({ ids: [kelly.id, hopper2.id, hopper1.id], pagination: expect.objectContaining({ totalElements: 3 }) });
+    expect((await page(tenant, q('Hopper'))).ids).toEqual([hopper2.id, hopper1.id]);
+    expect((await page(tenant, q('ghop'))).ids).toEqual([hopper2.id, hopper1.id]);
+    expect((await page(tenant, q('gra hop'))).ids).toEqual([hopper2.id, hopper1.id]);
+    expect((await page(tenant, q('  lovelace '))).ids).toEqual([ada.id]);
+    expect(await page(tenant, q('nobody'))).toEqual({ ids: [], pagination: expect.objectContaining({ totalElements: 0, totalPages: 0 }) });
+    expect((await page(other, q('grace'))).pagination.totalElements).toBe(1);
+
+    // With status, source and listing.
+    expect((await page(tenant, `${q('grace')}&source=REFERRAL`)).ids).toEqual([kelly.id, hopper1.id]);
+    expect((await page(tenant, `${q('grace')}&status=INTERVIEW`)).ids).toEqual([hopper2.id]);
+    expect((await page(tenant, `${q('grace')}&jobListingId=${l2}&source=REFERRAL`)).ids).toEqual([kelly.id]);
+    expect((await page(tenant, `${q('hopper')}&appliedFrom=${at(ada.appliedAt)}`)).ids).toEqual([hopper2.id]);
+
+    // By cursor, the search's total on every page; the cursor belongs to its q.
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const next = await page(tenant, `${q('grace')}&size=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(next.pagination.totalElements).toBe(3);
+      walked.push(...next.ids);
+      cursor = next.pagination.nextCursor;
+    } while (cursor);
+    expect(walked).toEqual([kelly.id, hopper2.id, hopper1.id]);
+    const first = await page(tenant, `${q('grace')}&size=1`);
+    const moved = await get(tenant, `/public/v1/applications?${q('hopper')}&size=1&cursor=${encodeURIComponent(first.pagination.nextCursor)}`);
+    expect(moved.statusCode).toBe(422);
+    expect(moved.json()).toMatchObject({ details: [expect.objectContaining({ field: 'cursor' })] });
+
+    // Blank, empty or too long: 422 naming q.
+    for (const query of ['q=', 'q=%20%20%20', `q=${'a'.repeat(201)}`]) {
+      const res = await get(tenant, `/public/v1/applications?${query}`);
+      expect(res.statusCode, query).toBe(422);
+      expect(res.json()).toMatchObject({ status: 422, error: 'VALIDATION_ERROR', details: [expect.objectContaining({ field: 'q' })] });
+    }
+
+    // An erased candidate is no match (as in the candidate search); the application stays listed.
+    expect((await t.app.inject({ method: 'DELETE', url: `/public/v1/candidates/${ada.jobSeekerId}`, headers: tenant.headers })).statusCode).toBe(204);
+    expect((await page(tenant, q('lovelace'))).ids).toEqual([]);
+    expect((await page(tenant, q('erased'))).ids).toEqual([]);
+    expect((await page(tenant, `candidateId=${ada.jobSeekerId}`)).ids).toEqual([ada.id]);
+  });
+
   it('is answered by indexes for a big company: the source index of migration 0044, and the applied-date index for a period', async () => {
     const tenant = await t.tenant();
     // 10,000 applications (100 listings x 100 candidates), 1 % of them REFERRAL, in a transaction

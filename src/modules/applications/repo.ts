@@ -4,7 +4,7 @@ import { queryStatement, type Db } from '../../db/client.ts';
 import { selectList } from '../../db/select-list.ts';
 import { applicationDayAtOffsetSql, keptCountQuery } from '../../infra/kept-counts/read.ts';
 import { eventInsertText } from '../../infra/outbox/record-event.ts';
-import type { CandidateSummaryView } from '../candidates/service.ts';
+import { candidateSearchQuery, type CandidateSummaryView } from '../candidates/service.ts';
 import { keysetAfter, keysetBefore, keysetOrderBy } from '../../db/keyset.ts';
 import { flagsKey, PageStatements, placeholderOf } from '../../db/page-statements.ts';
 import { CHANGED_SINCE, NEWEST_FIRST, type NewestFirstWindow, type PagePosition, type SortKeyValue } from '../../shared/pagination.ts';
@@ -169,6 +169,8 @@ export interface ApplicationFilters {
   appliedFrom?: Date | undefined;
   /** Applied before this instant. */
   appliedTo?: Date | undefined;
+  /** Only applications whose candidate matches this candidate search (trimmed, not blank). */
+  q?: string | undefined;
 }
 
 /**
@@ -233,6 +235,7 @@ interface PageValues {
   sources: string[];
   appliedFrom: string;
   appliedTo: string;
+  q: string;
   afterKey: SortKeyValue;
   afterId: SortKeyValue;
   limit: number;
@@ -247,15 +250,15 @@ const AFTER_PLACEHOLDERS = [value('afterKey'), value('afterId')] as unknown as S
  * else newest first. `deep`: a newest-first page counted by the kept counts, from DEEP_OFFSET on,
  * without a cursor.
  */
-const PAGE_FLAGS = ['jobListingId', 'candidateId', 'statuses', 'updatedSince', 'sources', 'appliedFrom', 'appliedTo', 'sync', 'after', 'deep'] as const;
+const PAGE_FLAGS = ['jobListingId', 'candidateId', 'statuses', 'updatedSince', 'sources', 'appliedFrom', 'appliedTo', 'q', 'sync', 'after', 'deep'] as const;
 type PageShape = Record<(typeof PAGE_FLAGS)[number], boolean>;
 
 /** The filters the kept counts cannot count: any of them makes the total a count of the rows. */
-type CountedFilters = Pick<PageShape, 'jobListingId' | 'candidateId' | 'updatedSince' | 'sources' | 'appliedFrom' | 'appliedTo'>;
+type CountedFilters = Pick<PageShape, 'jobListingId' | 'candidateId' | 'updatedSince' | 'sources' | 'appliedFrom' | 'appliedTo' | 'q'>;
 
 /** The kept counts count the page's total: no filter but statuses. */
 const isKept = (shape: CountedFilters) =>
-  !shape.jobListingId && !shape.candidateId && !shape.updatedSince && !shape.sources && !shape.appliedFrom && !shape.appliedTo;
+  !shape.jobListingId && !shape.candidateId && !shape.updatedSince && !shape.sources && !shape.appliedFrom && !shape.appliedTo && !shape.q;
 
 /**
  * A page of the company's applications with their candidates' summaries (the candidates module's
@@ -281,6 +284,12 @@ function pageStatement(shape: PageShape): SQL {
     shape.sources ? sql`${applications.source} = any(${value('sources')}::text[])` : undefined,
     shape.appliedFrom ? sql`${applications.appliedAt} >= ${value('appliedFrom')}::timestamptz` : undefined,
     shape.appliedTo ? sql`${applications.appliedAt} < ${value('appliedTo')}::timestamptz` : undefined,
+    // The candidate search (the candidates module's view and tsquery): its GIN index answers the
+    // company's matches; the tsquery is no correlated subquery, so it is built once per statement.
+    shape.q
+      ? sql`exists (select 1 from candidate_search_vectors s where s.id = ${applications.candidateId}
+          and s.company_id = ${value('companyId')} and s.search_vector @@ ${candidateSearchQuery(value('q'))})`
+      : undefined,
   )!;
   const total = isKept(shape)
     ? keptCountQuery(value('companyId'), 'applications', shape.statuses ? { statuses: value('statuses') } : {})
@@ -324,6 +333,7 @@ export async function listApplications(
     sources: sources !== undefined,
     appliedFrom: Boolean(filters.appliedFrom),
     appliedTo: Boolean(filters.appliedTo),
+    q: filters.q !== undefined,
   };
   const kept = isKept(filtered);
   const sync = Boolean(page.ordering.sync);
@@ -343,6 +353,7 @@ export async function listApplications(
     sources,
     appliedFrom: filters.appliedFrom?.toISOString(),
     appliedTo: filters.appliedTo?.toISOString(),
+    q: filters.q,
     afterKey: page.after?.[0],
     afterId: page.after?.[1],
     limit: page.limit,

@@ -72,7 +72,7 @@ export async function applicationRoutes(app: AppInstance): Promise<void> {
         operationId: 'listApplications',
         summary: 'List applications',
         description:
-          'Newest first (by `updatedAt` ascending with `updatedSince`). Filters combine with AND; a repeated `status` or `source` matches any of its values. `appliedFrom` (inclusive) and `appliedTo` (exclusive) bound the submission time, as instants (RFC 3339 date-times: give the offset of the day you mean). Read further pages by `cursor` with the same filters.',
+          'Newest first (by `updatedAt` ascending with `updatedSince`). Filters combine with AND; a repeated `status` or `source` matches any of its values. `appliedFrom` (inclusive) and `appliedTo` (exclusive) bound the submission time, as instants (RFC 3339 date-times: give the offset of the day you mean). `q` keeps the applications whose candidate matches the candidate search (name, email, headline, skills, file text). Read further pages by `cursor` with the same filters.',
         querystring: ApplicationListQuery,
         response: { 200: Paginated(Type.Ref('ApplicationSummary')), ...errorResponses([422]) },
       },

@@ -128,6 +128,14 @@ export const ApplicationListQuery = Type.Object(
         description: 'Only applications submitted before this instant (`appliedAt`, exclusive: a period is [appliedFrom, appliedTo)); after appliedFrom when both are given, else 422',
       }),
     ),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Only applications whose candidate matches this search, as the candidates list\'s `q`: full-text over name, email, headline, skills and the text of the candidate\'s files (once read: `textStatus` DONE). Every word must match, as a word or the start of one ("jav" finds "Java"); leading and trailing spaces are ignored, and a blank one is 422. The order stays newest first (no relevance); totalElements counts every match.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

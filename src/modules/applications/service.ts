@@ -84,6 +84,8 @@ export async function listApplications(
   const appliedTo = query.appliedTo ? new Date(query.appliedTo) : undefined;
   // A period [appliedFrom, appliedTo), as the audit log's [from, to): an empty or reversed one is a mistake.
   if (appliedFrom && appliedTo && appliedTo <= appliedFrom) throw ValidationError.field('appliedTo', 'must be after appliedFrom');
+  const q = query.q?.trim();
+  if (q === '') throw ValidationError.field('q', 'must contain something other than spaces');
   const filters = {
     jobListingId: query.jobListingId,
     candidateId: query.candidateId,
@@ -92,6 +94,7 @@ export async function listApplications(
     sources: query.source ? [...new Set(query.source)].sort() : undefined,
     appliedFrom,
     appliedTo,
+    q,
   };
   const ordering = filters.updatedSince ? CHANGED_SINCE : NEWEST_FIRST;
   const position = startPage(ctx.secrets, query, 'applications', ordering, { companyId, ...filters });

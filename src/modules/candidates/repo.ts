@@ -130,7 +130,7 @@ export async function insertCandidateIfAbsent(db: Db, row: CandidateRow): Promis
  * that built the vector (so an email or "node.js" stays one token), each matching a word or its
  * start, all required. Built by casting a quoted literal, so no character of q is tsquery syntax.
  */
-function prefixQuery(q: Placeholder): SQL {
+export function prefixQuery(q: Placeholder | SQL): SQL {
   return sql`(select string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || ''':*', ' & ')
     from unnest(to_tsvector('simple'::regconfig, ${q}::text)))::tsquery`;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Placeholder, SQL } from 'drizzle-orm';
 import { CHANGED_SINCE, endPage, NEWEST_FIRST, startPage, toPage, type Page } from '../../shared/pagination.ts';
 import { withTransaction, type ServiceContext } from '../../shared/context.ts';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../shared/errors.ts';
@@ -15,6 +16,7 @@ import {
   insertCandidateIfAbsent,
   listCandidates as listCandidateRows,
   lockForFileWords,
+  prefixQuery,
   refreshFileWords,
   upsertCandidates,
   type CandidateRow,
@@ -60,6 +62,16 @@ export function toCandidateView(row: CandidateRow): CandidateView {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/**
+ * The candidate search's tsquery for the search text `q` (a placeholder or value of the caller's
+ * statement), for another module's statement that matches it against the view
+ * candidate_search_vectors (migration 0046): the same words, each a word or its start, all
+ * required, as the candidates list's `q`.
+ */
+export function candidateSearchQuery(q: Placeholder | SQL): SQL {
+  return prefixQuery(q);
 }
 
 export async function listCandidates(

@@ -9,7 +9,7 @@ import { ListingPicker, type PickedListing } from '../../listing-picker';
 import { useQueryParam } from '../../router';
 import { Empty, formatDate, LoadState } from '../../ui';
 import { useListingTitles } from './listing-titles';
-import { byApplication, COMBINE_LIMIT, findCandidates, type Filters, type Row } from './search';
+import { byApplication, findCandidates, type Filters, type Row } from './search';
 import { plural, SOURCE_LABELS, STAGE_LABELS, STAGES, type Source, type Stage } from '../../labels';
 import { sourceLabel, SOURCES } from './words';
 
@@ -25,7 +25,7 @@ function useFilters() {
   const [to, setTo] = useQueryParam('to');
   const [pageParam, setPage] = useQueryParam('page');
   const filters: Filters = {
-    q: q ?? '',
+    q: (q ?? '').trim(),
     stages: (stage ?? '').split(',').filter((item): item is Stage => (STAGES as string[]).includes(item)),
     listing: listing && /^[0-9a-f-]{36}$/i.test(listing) ? listing : null,
     source: source && (SOURCES as string[]).includes(source) ? (source as Source) : null,
@@ -153,13 +153,8 @@ export function CandidateList({ onOpen, emptyHint }: { onOpen: (id: string) => v
         )}
       </Group>
       <LoadState state={results} label="Loading candidates">
-        {({ rows, total, totalPages, searchMatched, problem }) => (
+        {({ rows, total, totalPages, problem }) => (
           <>
-            {searchMatched !== undefined && (
-              <Alert color="gray" variant="light" data-testid="partial-results">
-                {`The search matched ${plural(searchMatched, 'candidate')}: only its best ${COMBINE_LIMIT} are combined with the stage, listing, source and date filters. Use more words to narrow it, or clear the search to filter every candidate.`}
-              </Alert>
-            )}
             {problem ? (
               <Alert color="yellow" variant="light" data-testid="filter-problem">
                 {problem}
