@@ -28,6 +28,7 @@ import {
   securityHeadersPlugin,
 } from './http/plugins.ts';
 import { generateRequestId } from './http/request-id.ts';
+import { compileValidatorsLazily, serializersCompiledLazily } from './http/lazy-compilers.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
 import { referenceDataRoutes, referenceDataSchemas } from './modules/reference-data/routes.ts';
 import { jobListingRoutes, listingReviewRoutes } from './modules/job-listings/routes.ts';
@@ -118,6 +119,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // While closing, requests are answered in the envelope by the drain plugin (http/drain.ts).
     return503OnClosing: false,
+    schemaController: { compilersFactory: { buildSerializer: serializersCompiledLazily() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.server.on('checkExpectation', expectationFailed);
@@ -137,7 +139,7 @@ export async function buildApp(deps: Deps): Promise<AppInstance> {
   metrics.setSources({ pool: deps.database.poolStats, backlog: () => webhookBacklog(ctx) });
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
-  app.setValidatorCompiler(buildValidatorCompiler(SHARED_SCHEMAS));
+  app.setValidatorCompiler(compileValidatorsLazily(buildValidatorCompiler(SHARED_SCHEMAS)));
   // Named plugins: each declares the plugins it must follow, and Fastify refuses a wrong order
   // (src/http/plugins.ts says why each order matters).
   await app.register(requestIdPlugin);

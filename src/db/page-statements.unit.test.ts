@@ -33,6 +33,17 @@ describe('PageStatements', () => {
     expect(built).toEqual(['100', '010']);
   });
 
+  it('keeps a value written into the text in its place, and refuses a placeholder left unbound', () => {
+    const page = new PageStatements<Shape, Values>(flagsKey(FLAGS), () => sql`select ${'fixed'} where company_id = ${value('companyId')} and a = ${value('a')}`);
+    expect(page.bind({ a: false, b: false, c: false }, { companyId: 'x', a: 'one' })).toEqual({
+      text: 'select $1 where company_id = $2 and a = $3',
+      values: ['fixed', 'x', 'one'],
+    });
+    // Bound as undefined when given as undefined (an absent filter); missing altogether, a mistake.
+    expect(page.bind({ a: false, b: false, c: false }, { companyId: 'x', a: undefined }).values).toEqual(['fixed', 'x', undefined]);
+    expect(() => page.bind({ a: false, b: false, c: false }, { companyId: 'x' })).toThrow('No value for placeholder "a"');
+  });
+
   it('answers a shape the page never runs with the builder\'s error, and keeps nothing for it', () => {
     const { page, built } = statements();
     const shape = { a: false, b: false, c: true };

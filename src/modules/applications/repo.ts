@@ -193,22 +193,23 @@ const APPLICATION_COLUMNS = sql.raw(selectList(applications));
 const APPLICATION_AT = Object.fromEntries(Object.keys(getTableColumns(applications)).map((key, i) => [key, i + 1])) as Record<keyof ApplicationRow, number>;
 const CANDIDATE_AT = Object.keys(APPLICATION_AT).length + 1;
 
-const column = <K extends keyof ApplicationRow>(values: unknown[], key: K) => values[APPLICATION_AT[key]] as ApplicationRow[K];
-
 /** A page statement's row as the application (typed against tables.ts: a new column fails to compile here) and its candidate. */
 function pageRowOf(values: unknown[]): ApplicationWithCandidate {
+  // Each index read by its name from APPLICATION_AT (one load site per column): through a function
+  // taking the key, one site read every key, a megamorphic load per column.
+  const at = APPLICATION_AT;
   const row: ApplicationRow = {
-    id: column(values, 'id'),
-    companyId: column(values, 'companyId'),
-    jobListingId: column(values, 'jobListingId'),
-    candidateId: column(values, 'candidateId'),
-    status: column(values, 'status'),
-    source: column(values, 'source'),
-    coverLetter: column(values, 'coverLetter'),
-    appliedAt: column(values, 'appliedAt'),
-    updatedAt: column(values, 'updatedAt'),
-    rejectionReasonId: column(values, 'rejectionReasonId'),
-    furthestStage: column(values, 'furthestStage'),
+    id: values[at.id] as ApplicationRow['id'],
+    companyId: values[at.companyId] as ApplicationRow['companyId'],
+    jobListingId: values[at.jobListingId] as ApplicationRow['jobListingId'],
+    candidateId: values[at.candidateId] as ApplicationRow['candidateId'],
+    status: values[at.status] as ApplicationRow['status'],
+    source: values[at.source] as ApplicationRow['source'],
+    coverLetter: values[at.coverLetter] as ApplicationRow['coverLetter'],
+    appliedAt: values[at.appliedAt] as ApplicationRow['appliedAt'],
+    updatedAt: values[at.updatedAt] as ApplicationRow['updatedAt'],
+    rejectionReasonId: values[at.rejectionReasonId] as ApplicationRow['rejectionReasonId'],
+    furthestStage: values[at.furthestStage] as ApplicationRow['furthestStage'],
   };
   const email = values[CANDIDATE_AT + 3] as string | null;
   const candidate =
@@ -365,7 +366,7 @@ export async function listApplications(
   const found = await queryStatement<unknown[]>(db, statement.text, statement.values, { planOnce, arrays: true });
   const total = found[0][0] as number;
   // Past the end, the total's row alone (no application: a null id).
-  if (column(found[0], 'id') === null) return { rows: [], total };
+  if (found[0][APPLICATION_AT.id] === null) return { rows: [], total };
   return { rows: found.map(pageRowOf), total };
 }
 
