@@ -312,7 +312,7 @@ async function main(): Promise<void> {
   // folded (earlier status-move runs left thousands, and no worker runs during most figures),
   // visibility maps set (index-only scans), statistics fresh.
   await withPg(benchUrl, (client) => client.query('select compact_kept_counts()'));
-  await withPg(benchUrl, (client) => client.query('vacuum (analyze) job_listings, candidates, applications, application_status_history, company_counts, application_daily_counts, application_hires'));
+  await withPg(benchUrl, (client) => client.query('vacuum (analyze) job_listings, candidates, applications, application_status_history, company_counts, application_daily_counts, application_hires, application_source_counts, listing_stage_counts'));
   const bigKey = await apiKey(seeded.bigCompanyId);
   const hookKey = await apiKey(seeded.hookCompanyId);
 

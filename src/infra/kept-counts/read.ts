@@ -3,7 +3,8 @@
 // key's few rows) is exact without counting the resource's rows. The one place that reads
 // company_counts: a module answers its totals through these functions.
 import { Placeholder, sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Db } from '../../db/client.ts';
+import { queryRows, queryStatement, type Db } from '../../db/client.ts';
+import { flagsKey, PageStatements, placeholderOf } from '../../db/page-statements.ts';
 
 /**
  * 'candidate_search_changes' counts changes, not rows: one per statement that changed what a
@@ -36,26 +37,11 @@ export function keptCountQuery(companyId: string | Placeholder, resource: Counte
     where company_id = ${companyId} and resource = ${resource} ${only} ${except})`;
 }
 
-/** How many rows of a resource the company has (in the given statuses). */
-export async function keptCount(db: Db, companyId: string, resource: CountedResource, selection: CountSelection = {}): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(db, sql`select ${keptCountQuery(companyId, resource, selection)} as n`);
-  return row.n;
-}
-
-/** A resource's kept counts by status, for the overview. */
-export async function keptCountsByStatus(db: Db, companyId: string, resource: CountedResource): Promise<Array<{ status: string; count: number }>> {
-  return queryRows(
-    db,
-    sql`select status, sum(n)::int as count from company_counts where company_id = ${companyId} and resource = ${resource}
-        group by status having sum(n) <> 0`,
-  );
-}
-
-// --- the applications' kept aggregates (migration 0015), for the analytics overview --------------
-// application_daily_counts (deltas per company, UTC day of submission, status and furthest funnel
-// stage) and application_hires (one row per current hire), which triggers keep in the same
-// transaction as every change: a whole company's figures from a few thousand rows whatever the
-// number of applications.
+// --- a company's kept figures, for the analytics overview ---------------------------------------
+// From company_counts, application_daily_counts (deltas per company, UTC day of submission, status
+// and furthest funnel stage), application_source_counts and application_hires (one row per current
+// hire), which triggers keep in the same transaction as every change: a whole company's figures
+// from a few thousand rows whatever the number of applications.
 
 export interface DayRange {
   /** First UTC day included (YYYY-MM-DD), if any. */
@@ -64,70 +50,105 @@ export interface DayRange {
   toDay?: string | undefined;
 }
 
-function dayConditions(range: DayRange): SQL {
-  const conditions: SQL[] = [];
-  if (range.fromDay) conditions.push(sql`and day >= ${range.fromDay}::date`);
-  if (range.toDay) conditions.push(sql`and day <= ${range.toDay}::date`);
-  return sql.join(conditions, sql` `);
+export interface KeptFiguresQuery {
+  /** The applications counted by stage and by source: submitted within these UTC days. */
+  range: DayRange;
+  /** The per-day series: these UTC days (both given). */
+  series: { fromDay: string; toDay: string };
+  /**
+   * Hires submitted within [from, until), counted with their median days to hire; undefined: every
+   * current hire (the kept count, the median read from the (company_id, days) index at an offset).
+   */
+  hiredWithin?: { from: Date | undefined; until: Date | undefined } | undefined;
 }
 
-/** Applications by current stage and furthest funnel stage (index into FUNNEL_STAGES), submitted within the range. */
-export async function keptStageCounts(
-  db: Db,
-  companyId: string,
-  range: DayRange,
-): Promise<Array<{ status: string; furthest: number; count: number }>> {
-  return queryRows(
-    db,
-    sql`select status, furthest_stage::int as furthest, sum(n)::int as count from application_daily_counts
-        where company_id = ${companyId} ${dayConditions(range)}
-        group by status, furthest_stage having sum(n) <> 0`,
-  );
+export interface KeptFigures {
+  /** The company's listings by status (only statuses with any). */
+  listings: Array<{ status: string; count: number }>;
+  /** Applications by current stage and furthest funnel stage (index into FUNNEL_STAGES). */
+  stages: Array<{ status: string; furthest: number; count: number }>;
+  /** Submissions per UTC day of the series (days without any left out). */
+  days: Array<{ date: string; count: number }>;
+  /** Applications by source (sources without any left out). */
+  sources: Array<{ source: string; count: number }>;
+  hiring: { hires: number; medianDays: number | null };
 }
 
-/** Submissions per UTC day within the range (days without any left out). */
-export async function keptDailyCounts(db: Db, companyId: string, range: DayRange): Promise<Array<{ date: string; count: number }>> {
-  return queryRows(
-    db,
-    sql`select to_char(day, 'YYYY-MM-DD') as date, sum(n)::int as count from application_daily_counts
-        where company_id = ${companyId} ${dayConditions(range)}
-        group by day having sum(n) <> 0`,
-  );
+interface FigureValues {
+  companyId: string;
+  fromDay: string;
+  toDay: string;
+  seriesFrom: string;
+  seriesTo: string;
+  hiredFrom: string;
+  hiredUntil: string;
 }
+const figureValue = placeholderOf<FigureValues>();
+const FIGURE_FLAGS = ['fromDay', 'toDay', 'dated', 'hiredFrom', 'hiredUntil'] as const;
+type FigureShape = Record<(typeof FIGURE_FLAGS)[number], boolean>;
+
+/** A JSON array of the rows `query` answers (an empty array for none). */
+const jsonRows = (query: SQL) => sql`(select coalesce(json_agg(r), '[]') from (${query}) r)`;
+
+function keptFiguresStatement(shape: FigureShape): SQL {
+  const company = figureValue('companyId');
+  const inRange = sql`${shape.fromDay ? sql`and day >= ${figureValue('fromDay')}::date` : sql``} ${shape.toDay ? sql`and day <= ${figureValue('toDay')}::date` : sql``}`;
+  // Every current hire: the median is the middle one or two, read from the (company_id, days)
+  // index at an offset the kept count gives, interpolated as percentile_cont(0.5) does.
+  const hiring = shape.dated
+    ? sql`(select json_build_object('hires', count(*)::int, 'medianDays', percentile_cont(0.5) within group (order by days)::float8)
+        from application_hires where company_id = ${company}
+        ${shape.hiredFrom ? sql`and applied_at >= ${figureValue('hiredFrom')}::timestamptz` : sql``}
+        ${shape.hiredUntil ? sql`and applied_at < ${figureValue('hiredUntil')}::timestamptz` : sql``})`
+    : sql`(select json_build_object('hires', h.n, 'medianDays', case when h.n > 0 then (
+          select avg(days)::float8 from (select days from application_hires where company_id = ${company}
+            order by days offset (h.n - 1) / 2 limit 2 - h.n % 2) m) end)
+        from (select coalesce(sum(n), 0)::int as n from company_counts
+          where company_id = ${company} and resource = 'applications' and status = 'HIRED') h)`;
+  return sql`select
+    ${jsonRows(sql`select status, sum(n)::int as count from company_counts where company_id = ${company} and resource = 'job_listings'
+      group by status having sum(n) <> 0`)} as listings,
+    ${jsonRows(sql`select status, furthest_stage::int as furthest, sum(n)::int as count from application_daily_counts
+      where company_id = ${company} ${inRange} group by status, furthest_stage having sum(n) <> 0`)} as stages,
+    ${jsonRows(sql`select to_char(day, 'YYYY-MM-DD') as date, sum(n)::int as count from application_daily_counts
+      where company_id = ${company} and day >= ${figureValue('seriesFrom')}::date and day <= ${figureValue('seriesTo')}::date
+      group by day having sum(n) <> 0`)} as days,
+    ${jsonRows(sql`select source, sum(n)::int as count from application_source_counts where company_id = ${company} ${inRange}
+      group by source having sum(n) <> 0`)} as sources,
+    ${hiring} as hiring`;
+}
+
+const KEPT_FIGURES = new PageStatements<FigureShape, FigureValues>(flagsKey(FIGURE_FLAGS), keptFiguresStatement);
 
 /**
- * The median days to hire of the company's current hires. Without a date range the middle one or
- * two are read from the (company_id, days) index at an offset (hires known from the kept count);
- * interpolated as percentile_cont(0.5) does, so the result is the same number.
+ * The company's kept figures in one statement: one round trip and one snapshot, so the figures
+ * agree with each other (the hires with the stage counts). A fixed text per shape (which of the
+ * days are given), prepared once per connection (queryStatement): the overview's eight queries
+ * were three times the round trips, parses and plans of the five before applicationsBySource and
+ * rejectionsByReason were added.
  */
-export async function keptMedianDaysToHire(db: Db, companyId: string, hires: number): Promise<number | null> {
-  if (hires === 0) return null;
-  const rows = await queryRows<{ days: number }>(
-    db,
-    sql`select days from application_hires where company_id = ${companyId}
-        order by days offset ${Math.floor((hires - 1) / 2)} limit ${hires % 2 === 1 ? 1 : 2}`,
+export async function keptFigures(db: Db, companyId: string, query: KeptFiguresQuery): Promise<KeptFigures> {
+  const hired = query.hiredWithin;
+  const statement = KEPT_FIGURES.bind(
+    {
+      fromDay: query.range.fromDay !== undefined,
+      toDay: query.range.toDay !== undefined,
+      dated: hired !== undefined,
+      hiredFrom: hired?.from !== undefined,
+      hiredUntil: hired?.until !== undefined,
+    },
+    {
+      companyId,
+      fromDay: query.range.fromDay,
+      toDay: query.range.toDay,
+      seriesFrom: query.series.fromDay,
+      seriesTo: query.series.toDay,
+      hiredFrom: hired?.from?.toISOString(),
+      hiredUntil: hired?.until?.toISOString(),
+    },
   );
-  if (rows.length === 0) return null;
-  const lower = Number(rows[0].days);
-  const upper = Number((rows[1] ?? rows[0]).days);
-  return lower + 0.5 * (upper - lower);
-}
-
-/** Hires submitted within [from, until) and their median days to hire. */
-export async function keptTimeToHire(
-  db: Db,
-  companyId: string,
-  from: Date | undefined,
-  until: Date | undefined,
-): Promise<{ hires: number; medianDays: number | null }> {
-  const [row] = await queryRows<{ hires: number; median_days: number | null }>(
-    db,
-    sql`select count(*)::int as hires, percentile_cont(0.5) within group (order by days)::float8 as median_days
-        from application_hires where company_id = ${companyId}
-        ${from ? sql`and applied_at >= ${from.toISOString()}::timestamptz` : sql``}
-        ${until ? sql`and applied_at < ${until.toISOString()}::timestamptz` : sql``}`,
-  );
-  return { hires: row.hires, medianDays: row.median_days === null ? null : Number(row.median_days) };
+  const [row] = await queryStatement<KeptFigures>(db, statement.text, statement.values);
+  return row;
 }
 
 /**
@@ -157,7 +178,7 @@ export function applicationDayAtOffsetSql(
     where before <= ${offset}::bigint and before + n > ${offset}::bigint`;
 }
 
-// --- per listing and per source (migration 0043) ----------------------------------------------------
+// --- per listing (migration 0043) ------------------------------------------------------------------
 
 /**
  * The applications of each of the given listings of the company by current stage (only stages
@@ -175,15 +196,5 @@ export async function keptListingStageCounts(
     sql`select job_listing_id as "jobListingId", status, sum(n)::int as count from listing_stage_counts
         where company_id = ${companyId} and job_listing_id = any(${sql.param([...listingIds])}::uuid[])
         group by job_listing_id, status having sum(n) <> 0`,
-  );
-}
-
-/** Applications submitted within the range by source (sources without any left out). */
-export async function keptSourceCounts(db: Db, companyId: string, range: DayRange): Promise<Array<{ source: string; count: number }>> {
-  return queryRows(
-    db,
-    sql`select source, sum(n)::int as count from application_source_counts
-        where company_id = ${companyId} ${dayConditions(range)}
-        group by source having sum(n) <> 0`,
   );
 }

@@ -4,16 +4,7 @@ import { APPLICATION_SOURCES, APPLICATION_STAGES, FUNNEL_STAGES } from '../appli
 import { JOB_LISTING_STATUSES } from '../reference-data/enums.ts';
 import { rejectionReasonsOf, type RejectionReasonRef } from '../companies/service.ts';
 import { STAGE_OF_KIND } from '../companies/rejection-reasons.ts';
-import {
-  keptCount,
-  keptCountsByStatus,
-  keptDailyCounts,
-  keptListingStageCounts,
-  keptMedianDaysToHire,
-  keptSourceCounts,
-  keptStageCounts,
-  keptTimeToHire,
-} from '../../infra/kept-counts/read.ts';
+import { keptFigures, keptListingStageCounts } from '../../infra/kept-counts/read.ts';
 import {
   companyListingIds,
   countApplicationsBySource,
@@ -69,14 +60,12 @@ export async function getOverview(ctx: ServiceContext, companyId: string, query:
         : query.from
     : utcDay(new Date(dayStart(lastDay).getTime() - (OVERVIEW_DAYS - 1) * DAY_MS));
 
-  const [{ listings, stages, perDay, funnel, hiring }, reasoned, reasons, sources] = await Promise.all([
+  const [{ listings, stages, perDay, funnel, hiring, sources }, reasoned, reasons] = await Promise.all([
     query.jobListingId
       ? listingFigures(ctx, scope, query.jobListingId, firstDay, lastDay)
       : companyFigures(ctx, companyId, query, firstDay, lastDay, scope),
     countRejectionsByReason(ctx.db, scope),
     rejectionReasonsOf(ctx, companyId),
-    // One listing's few applications directly; a whole company's from the kept per-day counts.
-    query.jobListingId ? countApplicationsBySource(ctx.db, scope) : keptSourceCounts(ctx.db, companyId, { fromDay: query.from, toDay: query.to }),
   ]);
   const applicationsByStage = zeroFilled(APPLICATION_STAGES, stages);
   return {
@@ -141,6 +130,7 @@ interface Figures {
   perDay: Array<{ date: string; count: number }>;
   funnel: number[];
   hiring: { hires: number; medianDays: number | null };
+  sources: Array<{ source: string; count: number }>;
 }
 
 /** One listing: its few applications are read directly. */
@@ -151,14 +141,15 @@ async function listingFigures(
   firstDay: string,
   lastDay: string,
 ): Promise<Figures> {
-  const [listings, stages, perDay, funnel, hiring] = await Promise.all([
+  const [listings, stages, perDay, funnel, hiring, sources] = await Promise.all([
     countListingsByStatus(ctx.db, scope.companyId, jobListingId),
     countApplicationsByStage(ctx.db, scope),
     countApplicationsPerDay(ctx.db, scope, firstDay, lastDay),
     countFunnel(ctx.db, scope),
     timeToHire(ctx.db, scope),
+    countApplicationsBySource(ctx.db, scope),
   ]);
-  return { listings, stages, perDay, funnel, hiring };
+  return { listings, stages, perDay, funnel, hiring, sources };
 }
 
 /**
@@ -173,20 +164,14 @@ async function companyFigures(
   lastDay: string,
   scope: ApplicationScope,
 ): Promise<Figures> {
-  const range = { fromDay: query.from, toDay: query.to };
-  const dayRange = { fromDay: query.from && query.from > firstDay ? query.from : firstDay, toDay: lastDay };
+  // The series from its first day (or `from`, if later) to its last.
+  const series = { fromDay: query.from && query.from > firstDay ? query.from : firstDay, toDay: lastDay };
   const dated = Boolean(query.from || query.to);
-  const [listings, stageRows, dayRows, hiring] = await Promise.all([
-    keptCountsByStatus(ctx.db, companyId, 'job_listings'),
-    keptStageCounts(ctx.db, companyId, range),
-    keptDailyCounts(ctx.db, companyId, dayRange),
-    dated
-      ? keptTimeToHire(ctx.db, companyId, scope.from, scope.until)
-      : keptCount(ctx.db, companyId, 'applications', { statuses: ['HIRED'] }).then(async (hires) => ({
-          hires,
-          medianDays: await keptMedianDaysToHire(ctx.db, companyId, hires),
-        })),
-  ]);
+  const { listings, stages: stageRows, days: dayRows, sources, hiring } = await keptFigures(ctx.db, companyId, {
+    range: { fromDay: query.from, toDay: query.to },
+    series,
+    hiredWithin: dated ? { from: scope.from, until: scope.until } : undefined,
+  });
   const byStage = new Map<string, number>();
   for (const row of stageRows) byStage.set(row.status, (byStage.get(row.status) ?? 0) + row.count);
   const byDay = new Map(dayRows.map((row) => [row.date, row.count]));
@@ -203,6 +188,7 @@ async function companyFigures(
       stageRows.filter((row) => row.furthest >= index).reduce((sum, row) => sum + row.count, 0),
     ),
     hiring,
+    sources,
   };
 }
 
