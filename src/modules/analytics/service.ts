@@ -60,12 +60,15 @@ export async function getOverview(ctx: ServiceContext, companyId: string, query:
         : query.from
     : utcDay(new Date(dayStart(lastDay).getTime() - (OVERVIEW_DAYS - 1) * DAY_MS));
 
-  const [{ listings, stages, perDay, funnel, hiring, sources }, reasoned, reasons] = await Promise.all([
+  const [{ listings, stages, perDay, funnel, hiring, sources }, { reasoned, reasons }] = await Promise.all([
     query.jobListingId
       ? listingFigures(ctx, scope, query.jobListingId, firstDay, lastDay)
       : companyFigures(ctx, companyId, query, firstDay, lastDay, scope),
-    countRejectionsByReason(ctx.db, scope),
-    rejectionReasonsOf(ctx, companyId),
+    // The reasons' names only when some application has one (as the applications' history reads them).
+    countRejectionsByReason(ctx.db, scope).then(async (rows) => ({
+      reasoned: rows,
+      reasons: rows.length > 0 ? await rejectionReasonsOf(ctx, companyId) : new Map<string, RejectionReasonRef>(),
+    })),
   ]);
   const applicationsByStage = zeroFilled(APPLICATION_STAGES, stages);
   return {
