@@ -35,7 +35,8 @@ const only = onlyArg >= 0 ? new Set(process.argv[onlyArg + 1]?.split(',')) : und
 for (const name of only ?? []) if (!GROUPS.includes(name as Group)) throw new Error(`--only: unknown group ${name}; known: ${GROUPS.join(', ')}`);
 const wanted = (group: Group): boolean => !only || only.has(group);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SEED_VERSION = '1';
+// 2: seeded again once ceiling (c) stopped moving the rows the API moves (measurePatch).
+const SEED_VERSION = '2';
 const SCALE = quick
   ? { listings: 10_000, candidates: 10_000, applications: 100_000 }
   : { listings: 100_000, candidates: 100_000, applications: 1_000_000 };
@@ -452,14 +453,30 @@ async function main(): Promise<void> {
  * rounds. A move to the stage the row is in writes nothing on either side.
  */
 async function measurePatch(api: string, bigCompanyId: string, bigHeaders: Record<string, string>, c: (path: string) => string): Promise<void> {
-  const ids = await withPg(benchUrl, async (client) =>
-    (await client.query('select id from applications where company_id = $1 order by random() limit 5000', [bigCompanyId])).rows.map(
-      (row: { id: string }) => row.id,
-    ),
+  const sample = await withPg(benchUrl, async (client) =>
+    (await client.query('select id, status, updated_at from applications where company_id = $1 order by random() limit 10000', [bigCompanyId])).rows as Array<{
+      id: string;
+      status: string;
+      updated_at: Date;
+    }>,
   );
+  // Ceiling (c) moves rows with the triggers skipped, so the kept counts never see its moves: it
+  // gets rows of its own, put back as they were (also without triggers) once measured, and the
+  // API's moves, counted by the triggers, never touch them. Sharing rows had left the big company's
+  // kept counts wrong after every run (a move counted from a status the ceiling had changed), and
+  // its per-day counts ever longer, which slowed the overview and the deep pages of later runs.
+  const ceilingRows = sample.slice(0, sample.length / 2);
+  const ids = sample.slice(sample.length / 2).map((row) => row.id);
   const STAGES = ['ACTIVE', 'IN_REVIEW', 'INTERVIEW', 'OFFER', 'HIRED', 'REJECTED', 'WITHDRAWN'];
   const bodies = STAGES.map((status) => JSON.stringify({ status }));
-  const ceilingSpec: LoadSpec = { url: c(`/pg/move/${ids[0]}`), method: 'PATCH', connections: 10, seconds: SECONDS, paths: ids.map((id) => `/pg/move/${id}`), bodies };
+  const ceilingSpec: LoadSpec = {
+    url: c(`/pg/move/${ceilingRows[0].id}`),
+    method: 'PATCH',
+    connections: 10,
+    seconds: SECONDS,
+    paths: ceilingRows.map((row) => `/pg/move/${row.id}`),
+    bodies,
+  };
   const apiSpec: LoadSpec = {
     url: `${api}/applications/${ids[0]}/status`,
     method: 'PATCH',
@@ -469,10 +486,22 @@ async function measurePatch(api: string, bigCompanyId: string, bigHeaders: Recor
     paths: ids.map((id) => `/public/v1/applications/${id}/status`),
     bodies,
   };
-  // Warm both sides (prepared statements, JIT).
-  await load({ ...ceilingSpec, seconds: 1 });
-  await load({ ...apiSpec, seconds: 1 });
-  const pair = await interleaved(ceilingSpec, apiSpec);
+  let pair: Awaited<ReturnType<typeof interleaved>>;
+  try {
+    // Warm both sides (prepared statements, JIT).
+    await load({ ...ceilingSpec, seconds: 1 });
+    await load({ ...apiSpec, seconds: 1 });
+    pair = await interleaved(ceilingSpec, apiSpec);
+  } finally {
+    await withPg(benchUrl, async (client) => {
+      await client.query('set session_replication_role = replica');
+      await client.query(
+        `update applications a set status = o.status, updated_at = o.updated_at
+         from unnest($1::uuid[], $2::text[], $3::timestamptz[]) as o(id, status, updated_at) where a.id = o.id`,
+        [ceilingRows.map((row) => row.id), ceilingRows.map((row) => row.status), ceilingRows.map((row) => row.updated_at)],
+      );
+    });
+  }
   figure('ceiling_c_move_rps', pair.reference.rps, 'req/s', 'reference', null, `p99 ${pair.reference.p99} ms`);
   figure('status_patch_rps', pair.measured.rps, 'req/s', 'reference', null, `p99 ${pair.measured.p99} ms`);
   figure('status_patch_ratio', pair.ratio, 'ratio', '>= 0.7 of ceiling (c)', pair.ratio >= 0.7, pair.note);
