@@ -857,6 +857,13 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     expect(box.x + box.width).toBeLessThanOrEqual(1280);
     await page.mouse.up();
     await page.getByText('Kim Keys moved to In review.').waitFor();
+    // The board settled before the keyboard takes over: the drop's animation over, the list read
+    // again after the move, the card still in place (on a loaded host the arrow key was measured
+    // against a board still moving, and the card landed in no column).
+    await overlay.waitFor({ state: 'hidden' });
+    await page.waitForLoadState('networkidle');
+    await target.getByTestId(`card-${application.id}`).waitFor();
+    await settledBox(handle);
 
     // Keyboard: space picks the card up, one arrow press is one stage, space drops.
     await handle.focus();
