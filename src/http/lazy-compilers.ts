@@ -2,8 +2,9 @@
 // the route's first use instead of when the server starts listening. Fastify builds them all at
 // `listen`: ~200 routes' generated code and the garbage of building it, most of it for routes a
 // given process rarely or never answers (the server's resident memory under load, `npm run bench`
-// rss_mb_under_load; and a fifth of the start's CPU). Schemas are still checked whole at start by
-// the OpenAPI document (src/http/openapi.ts) and in the tests, which answer every route.
+// rss_mb_under_load; and a fifth of the start's CPU). What is given up: a schema that cannot
+// compile fails on its route's first request, not at start; the tests and the OpenAPI fuzzer
+// (test/fuzz) answer every route, so such a schema fails there first.
 import { SerializerSelector, type SerializerFactory, type Serializer } from '@fastify/fast-json-stringify-compiler';
 import type { FastifySchemaCompiler } from 'fastify';
 
