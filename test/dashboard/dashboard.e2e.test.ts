@@ -126,6 +126,15 @@ async function settledBox(locator: Locator): Promise<{ x: number; y: number; wid
   throw new Error('the element kept moving');
 }
 
+/**
+ * Waits until the pipeline board has read the applications again after a move (it says so with
+ * aria-busy). A change made through the API before then could be read by that reload, and the board
+ * would show it already.
+ */
+async function boardSettled(): Promise<void> {
+  await poll(() => page.getByRole('region', { name: 'Pipeline board' }).getAttribute('aria-busy')).toBe('false');
+}
+
 /** An ACTIVE listing made through the API (approved when the company has turned listing review on). */
 async function activeListing(position: string): Promise<{ id: string }> {
   const created = await api('/public/v1/job-listings', 'POST', { position, positionType: 'FULL_TIME', workPlaceType: 'ON_SITE' });
@@ -578,6 +587,8 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await poll(() => picker.inputValue()).toBe('Senior welder');
+    // Done with the picker: the fitters go, so that the tests below find the welder on the first page.
+    await Promise.all(fitters.map((id) => api(`/public/v1/job-listings/${id}/archive`, 'POST')));
     const card = page.getByTestId(`card-${application.id}`);
     await page.getByTestId('column-ACTIVE').getByTestId(`card-${application.id}`).waitFor();
     await expectAccessible('pipeline');
@@ -607,6 +618,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await page.keyboard.press('Enter');
     await page.getByText('Ada Lovelace moved to Interview.').waitFor();
     expect((await api(`/public/v1/applications/${application.id}`)).status).toBe('INTERVIEW');
+    await boardSettled();
 
     // Someone else moves it first (Interview -> Offer); the board still shows Interview.
     await api(`/public/v1/applications/${application.id}/status`, 'PATCH', { status: 'OFFER', expectedStatus: 'INTERVIEW' });
@@ -643,7 +655,6 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     await card.getByRole('button', { name: 'Open Ada Lovelace' }).click();
     await poll(() => drawer.getByTestId('history').textContent()).toContain('Reason: Position filled');
     await drawer.getByRole('button', { name: 'Close' }).click();
-    await Promise.all(fitters.map((id) => api(`/public/v1/job-listings/${id}/archive`, 'POST')));
   });
 
   it('candidates: CSV import reports per-row errors, then imports; search and profile', async () => {
@@ -861,7 +872,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     // again after the move, the card still in place (on a loaded host the arrow key was measured
     // against a board still moving, and the card landed in no column).
     await overlay.waitFor({ state: 'hidden' });
-    await page.waitForLoadState('networkidle');
+    await boardSettled();
     await target.getByTestId(`card-${application.id}`).waitFor();
     await settledBox(handle);
 

@@ -494,7 +494,7 @@ export function PipelinePage() {
               accessibility={{ announcements, screenReaderInstructions }}
             >
               <ScrollArea type="auto" offsetScrollbars>
-                <Group align="flex-start" wrap="nowrap" gap="sm" pb="sm" role="region" aria-label="Pipeline board" tabIndex={0} data-scrolls-sideways>
+                <Group align="flex-start" wrap="nowrap" gap="sm" pb="sm" role="region" aria-label="Pipeline board" aria-busy={applications.loading} tabIndex={0} data-scrolls-sideways>
                   {STAGES.map(({ stage, label }) => {
                     const items = (local ?? []).filter((item) => item.status === stage);
                     return (
