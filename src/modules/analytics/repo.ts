@@ -3,7 +3,8 @@
 // the views the applications and job-listings modules publish (migration 0033, documented in their
 // READMEs) and, for a whole company, the kept counts through src/infra/kept-counts/read.ts.
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Db } from '../../db/client.ts';
+import { queryRows, queryStatement, type Db } from '../../db/client.ts';
+import { flagsKey, PageStatements, placeholderOf } from '../../db/page-statements.ts';
 import { FUNNEL_STAGES } from '../applications/stages.ts';
 
 export interface ApplicationScope {
@@ -110,17 +111,40 @@ export async function timeToHire(db: Db, scope: ApplicationScope): Promise<{ hir
   return { hires: row.hires, medianDays: row.median_days === null ? null : Number(row.median_days) };
 }
 
+interface ScopeValues {
+  companyId: string;
+  jobListingId: string;
+  from: string;
+  until: string;
+}
+const scopeValue = placeholderOf<ScopeValues>();
+const SCOPE_FLAGS = ['jobListingId', 'from', 'until'] as const;
+type ScopeShape = Record<(typeof SCOPE_FLAGS)[number], boolean>;
+
 /**
  * Applications now REJECTED or WITHDRAWN with a rejection reason, by that reason (the one the move
  * into their stage gave): only those rows, from the partial index on (company, reason, applied_at)
- * (migration 0036) when the whole company is counted.
+ * (migration 0036) when the whole company is counted. Asked by every overview, so a fixed text
+ * per shape (which of the scope's bounds are given), prepared once per connection as the kept
+ * figures beside it are: its plan (through the view) took ~0.6 ms, its run ~0.03 ms.
  */
+const REJECTIONS_BY_REASON = new PageStatements<ScopeShape, ScopeValues>(
+  flagsKey(SCOPE_FLAGS),
+  (shape) => sql`select a.rejection_reason_id as "reasonId", count(*)::int as count from application_summaries a
+    where a.company_id = ${scopeValue('companyId')}
+      ${shape.jobListingId ? sql`and a.job_listing_id = ${scopeValue('jobListingId')}` : sql``}
+      ${shape.from ? sql`and a.applied_at >= ${scopeValue('from')}::timestamptz` : sql``}
+      ${shape.until ? sql`and a.applied_at < ${scopeValue('until')}::timestamptz` : sql``}
+      and a.rejection_reason_id is not null
+    group by a.rejection_reason_id`,
+);
+
 export async function countRejectionsByReason(db: Db, scope: ApplicationScope): Promise<Array<{ reasonId: string; count: number }>> {
-  return queryRows(
-    db,
-    sql`select a.rejection_reason_id as "reasonId", count(*)::int as count from application_summaries a
-        where ${applicationsIn(scope)} and a.rejection_reason_id is not null group by a.rejection_reason_id`,
+  const statement = REJECTIONS_BY_REASON.bind(
+    { jobListingId: scope.jobListingId !== undefined, from: scope.from !== undefined, until: scope.until !== undefined },
+    { companyId: scope.companyId, jobListingId: scope.jobListingId, from: scope.from?.toISOString(), until: scope.until?.toISOString() },
   );
+  return queryStatement(db, statement.text, statement.values);
 }
 
 /** Applications by source (only sources with any), for one listing's overview. */
