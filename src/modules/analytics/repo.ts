@@ -16,13 +16,40 @@ export interface ApplicationScope {
   until?: Date | undefined;
 }
 
-/** The WHERE clause selecting the applications (alias a) the figures are about. */
-function applicationsIn(scope: ApplicationScope): SQL {
-  const conditions: SQL[] = [sql`a.company_id = ${scope.companyId}`];
-  if (scope.jobListingId) conditions.push(sql`a.job_listing_id = ${scope.jobListingId}`);
-  if (scope.from) conditions.push(sql`a.applied_at >= ${scope.from.toISOString()}::timestamptz`);
-  if (scope.until) conditions.push(sql`a.applied_at < ${scope.until.toISOString()}::timestamptz`);
+/** A scope's values as a statement binds them, and which of them are given (its shape). */
+interface ScopeValues {
+  companyId: string;
+  jobListingId: string;
+  from: string;
+  until: string;
+}
+const SCOPE_FLAGS = ['jobListingId', 'from', 'until'] as const;
+type ScopeShape = Record<(typeof SCOPE_FLAGS)[number], boolean>;
+const scopeValue = placeholderOf<ScopeValues>();
+
+function shapeOf(scope: ApplicationScope): ScopeShape {
+  return { jobListingId: scope.jobListingId !== undefined, from: scope.from !== undefined, until: scope.until !== undefined };
+}
+
+function valuesOf(scope: ApplicationScope): Partial<ScopeValues> {
+  return { companyId: scope.companyId, jobListingId: scope.jobListingId, from: scope.from?.toISOString(), until: scope.until?.toISOString() };
+}
+
+/**
+ * The WHERE clause selecting the applications (alias a) the figures are about, each value given by
+ * `value`: the value itself, or a placeholder of a statement built once per shape.
+ */
+function conditionsOf(shape: ScopeShape, value: (name: keyof ScopeValues) => unknown): SQL {
+  const conditions: SQL[] = [sql`a.company_id = ${value('companyId')}`];
+  if (shape.jobListingId) conditions.push(sql`a.job_listing_id = ${value('jobListingId')}`);
+  if (shape.from) conditions.push(sql`a.applied_at >= ${value('from')}::timestamptz`);
+  if (shape.until) conditions.push(sql`a.applied_at < ${value('until')}::timestamptz`);
   return sql.join(conditions, sql` and `);
+}
+
+function applicationsIn(scope: ApplicationScope): SQL {
+  const values = valuesOf(scope);
+  return conditionsOf(shapeOf(scope), (name) => values[name]);
 }
 
 export async function countListingsByStatus(
@@ -111,16 +138,6 @@ export async function timeToHire(db: Db, scope: ApplicationScope): Promise<{ hir
   return { hires: row.hires, medianDays: row.median_days === null ? null : Number(row.median_days) };
 }
 
-interface ScopeValues {
-  companyId: string;
-  jobListingId: string;
-  from: string;
-  until: string;
-}
-const scopeValue = placeholderOf<ScopeValues>();
-const SCOPE_FLAGS = ['jobListingId', 'from', 'until'] as const;
-type ScopeShape = Record<(typeof SCOPE_FLAGS)[number], boolean>;
-
 /**
  * Applications now REJECTED or WITHDRAWN with a rejection reason, by that reason (the one the move
  * into their stage gave): only those rows, from the partial index on (company, reason, applied_at)
@@ -131,19 +148,12 @@ type ScopeShape = Record<(typeof SCOPE_FLAGS)[number], boolean>;
 const REJECTIONS_BY_REASON = new PageStatements<ScopeShape, ScopeValues>(
   flagsKey(SCOPE_FLAGS),
   (shape) => sql`select a.rejection_reason_id as "reasonId", count(*)::int as count from application_summaries a
-    where a.company_id = ${scopeValue('companyId')}
-      ${shape.jobListingId ? sql`and a.job_listing_id = ${scopeValue('jobListingId')}` : sql``}
-      ${shape.from ? sql`and a.applied_at >= ${scopeValue('from')}::timestamptz` : sql``}
-      ${shape.until ? sql`and a.applied_at < ${scopeValue('until')}::timestamptz` : sql``}
-      and a.rejection_reason_id is not null
+    where ${conditionsOf(shape, scopeValue)} and a.rejection_reason_id is not null
     group by a.rejection_reason_id`,
 );
 
 export async function countRejectionsByReason(db: Db, scope: ApplicationScope): Promise<Array<{ reasonId: string; count: number }>> {
-  const statement = REJECTIONS_BY_REASON.bind(
-    { jobListingId: scope.jobListingId !== undefined, from: scope.from !== undefined, until: scope.until !== undefined },
-    { companyId: scope.companyId, jobListingId: scope.jobListingId, from: scope.from?.toISOString(), until: scope.until?.toISOString() },
-  );
+  const statement = REJECTIONS_BY_REASON.bind(shapeOf(scope), valuesOf(scope));
   return queryStatement(db, statement.text, statement.values);
 }
 
