@@ -1,8 +1,9 @@
 // The fixed statements of a list page (and of other reads built the same way, such as the
 // overview's kept figures, src/infra/kept-counts/read.ts). A page has a shape (which of its
-// optional filters it has, its ordering, whether it starts after a cursor); each shape is one statement text, built from
-// tables.ts the first time a page of that shape runs and kept by its PageStatements, prepared once
-// per connection (src/db/statements.ts), its values bound by placeholder name when a page runs.
+// optional filters it has, its ordering, whether it starts after a cursor); each shape is one
+// statement text, built from tables.ts the first time a page of that shape runs and kept by its
+// PageStatements, prepared once per connection (src/db/statements.ts), its values bound by
+// placeholder name when a page runs.
 // Built on first use rather than all at load: every optional filter doubles the shapes a page can
 // have, and a process only ever runs the few its callers ask for.
 import { is, Param, Placeholder, sql, type SQL } from 'drizzle-orm';
