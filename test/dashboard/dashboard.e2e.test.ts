@@ -135,6 +135,18 @@ async function boardSettled(): Promise<void> {
   await poll(() => page.getByRole('region', { name: 'Pipeline board' }).getAttribute('aria-busy')).toBe('false');
 }
 
+/**
+ * Waits until a keyboard drag started with Space takes arrow keys. dnd-kit's keyboard sensor marks
+ * the column the card is in (data-over) once it has measured the columns, and listens for the arrows
+ * only from a zero-delay timer after the pick-up; Chromium runs input before timers, so on a loaded
+ * host an arrow pressed at once was dropped and the card never moved. A timer of the page's own, set
+ * after the sensor's, runs after it.
+ */
+async function keyboardDragReady(column: Locator): Promise<void> {
+  await poll(() => column.getAttribute('data-over')).toBe('true');
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve)));
+}
+
 /** An ACTIVE listing made through the API (approved when the company has turned listing review on). */
 async function activeListing(position: string): Promise<{ id: string }> {
   const created = await api('/public/v1/job-listings', 'POST', { position, positionType: 'FULL_TIME', workPlaceType: 'ON_SITE' });
@@ -879,6 +891,7 @@ describe('dashboard (Chromium, end to end)', { timeout: 120_000 }, () => {
     // Keyboard: space picks the card up, one arrow press is one stage, space drops.
     await handle.focus();
     await page.keyboard.press('Space');
+    await keyboardDragReady(target);
     await page.keyboard.press('ArrowRight');
     await poll(() => page.getByTestId('column-INTERVIEW').getAttribute('data-over')).toBe('true');
     await page.keyboard.press('Space');
