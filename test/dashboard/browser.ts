@@ -101,7 +101,7 @@ export async function checkPage(page: Page, name: string): Promise<string[]> {
   const problems: string[] = [];
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    await page.waitForTimeout(150); // the layout settles (navigation collapses to a menu at 390)
+    await layoutSettled(page); // the navigation collapses to a menu at 390
     problems.push(...(await seriousViolations(page)).map((problem) => `${width}px: ${problem}`));
     problems.push(...(await offScreenControls(page)).map((control) => `${width}px: off screen: ${control}`));
     // From the top: a full-page shot of a scrolled page draws the fixed header mid-page.
@@ -109,6 +109,21 @@ export async function checkPage(page: Page, name: string): Promise<string[]> {
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.waitForTimeout(150); // the navigation slides back in before the next step measures anything
+  await layoutSettled(page); // the navigation slides back in before the next step measures anything
   return problems;
+}
+
+/**
+ * Waits until the page's CSS transitions (the navigation sliding in or out after a change of width)
+ * have run: two frames for them to start, then none running. A fixed pause was too short on a
+ * loaded host. Keyframe animations (a loader's spin) never end and are not waited for. Checked in
+ * the page frame by frame (the page's CSP refuses Playwright's string predicates).
+ */
+async function layoutSettled(page: Page): Promise<void> {
+  await page.evaluate(`new Promise((resolve, reject) => {
+    const givenUp = setTimeout(() => reject(new Error('a CSS transition still running after 10 s')), 10_000);
+    const moving = () => document.getAnimations().some((animation) => animation instanceof CSSTransition && animation.playState === 'running');
+    const check = () => (moving() ? requestAnimationFrame(check) : (clearTimeout(givenUp), resolve(undefined)));
+    requestAnimationFrame(() => requestAnimationFrame(check));
+  })`);
 }
