@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { sweepFileDeletions } from '../../src/modules/documents/service.ts';
 import { expectErrorEnvelope } from '../helpers/envelope.ts';
+import { feedSettled } from '../helpers/events.ts';
 import { applicant, eventsOf, makeListing } from '../helpers/factories.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { CONTENT_TYPE_OF, multipartBody, SAMPLES } from './samples.ts';
@@ -341,6 +342,7 @@ describe('delete, erasure, events', () => {
   });
 
   it('the events reach the feed with the candidates:read scope', async () => {
+    await feedSettled(t, tenant.companyId, tenant.headers);
     const res = await t.app.inject({ method: 'GET', url: '/public/v1/events?type=candidate.file_added', headers: tenant.headers });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.length).toBeGreaterThan(0);

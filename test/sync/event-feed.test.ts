@@ -2,12 +2,11 @@
 // cursor, deletions included, filtered by type and time, readable by the resource types' read
 // scopes, never another company's; an event of a transaction still running never lands behind a
 // cursor already answered.
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../src/db/client.ts';
 import { recordEvent } from '../../src/infra/outbox/record-event.ts';
 import { buildTestApp, type Tenant, type TestApp } from '../helpers/test-app.ts';
 import { expectErrorEnvelope } from '../helpers/envelope.ts';
+import { feedSettled } from '../helpers/events.ts';
 import { applicant } from '../helpers/factories.ts';
 
 let t: TestApp;
@@ -29,21 +28,8 @@ async function feed(query: string, headers = tenant.headers): Promise<FeedPage> 
   return res.json() as FeedPage;
 }
 
-/**
- * Waits until the feed shows every event the company has. The feed holds back events while any
- * older writing transaction is still running, and on PostgreSQL that is any in the cluster: other
- * test files, or a benchmark, on the same server can delay it for a while.
- */
-async function settle(companyId = tenant.companyId, headers = tenant.headers): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const [{ n }] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from events where company_id = ${companyId}`);
-    const shown = (await feed('?size=1', headers)).pagination.totalElements;
-    if (shown === n) return;
-    if (Date.now() > deadline) throw new Error(`the feed shows ${shown} of ${n} events after 60 s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** Waits until the feed shows every event the company has (test/helpers/events.ts). */
+const settle = (companyId = tenant.companyId, headers = tenant.headers) => feedSettled(t, companyId, headers);
 
 async function createListing(headers: Record<string, string>, position: string): Promise<string> {
   const res = await t.app.inject({

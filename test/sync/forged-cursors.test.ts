@@ -9,6 +9,7 @@ import { encodeCursor } from '../../src/shared/pagination.ts';
 import { ALL_SCOPES } from '../../src/modules/api-keys/scopes.ts';
 import { getMembership } from '../../src/modules/users/service.ts';
 import { expectErrorEnvelope } from '../helpers/envelope.ts';
+import { feedSettled } from '../helpers/events.ts';
 import { applicant, makeListing } from '../helpers/factories.ts';
 import { userByEmail } from '../helpers/users.ts';
 import { dashboardBearer } from '../identity/oauth-client.ts';
@@ -75,6 +76,8 @@ beforeAll(async () => {
   }
   // A second member: the invitee signs in and joins.
   await dashboardBearer(server, `invitee-x.${stamp}@example.com`);
+  // The events list needs two events in view for a second page.
+  await feedSettled(server, companyId, keyHeaders);
 }, 180_000);
 
 afterAll(async () => {
