@@ -1,6 +1,7 @@
-// Outbox events for delivery tests, and a wait for the event feed. The worker fans out and sends whatever `data` an event holds,
-// so these tests record events with made-up payloads; services can only record catalogued events
-// with their real payload type (src/infra/outbox/record-event.ts), which this helper steps around.
+// Outbox events for delivery tests, and a wait for the event feed. The worker fans out and sends
+// whatever `data` an event holds, so these tests record events with made-up payloads; services can
+// only record catalogued events with their real payload type (src/infra/outbox/record-event.ts),
+// which recordTestEvent steps around.
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../src/db/client.ts';
 import { recordEvent, type RecordedEvent } from '../../src/infra/outbox/record-event.ts';
